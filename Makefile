@@ -1,0 +1,57 @@
+# schedstack: scheduler and cpufreq patches for Linux v6.12, with the
+# pipeline to build, boot, test and benchmark them.  See README.md.
+
+ARCH ?= x86_64
+CONFIG ?=
+BENCH ?=
+ROUNDS ?=
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.PHONY: help deps tree export kernel modules selftests initramfs vm-ready \
+	run check configs bench clean
+
+help:
+	@echo "make run [ARCH=x86_64|arm64]   build, boot and test one VM (KUnit + kselftests)"
+	@echo "make check                      everything CI checks, both arches"
+	@echo "make tree                       build/linux: the patched tree, one commit per patch"
+	@echo "make export                     write build/linux's commits back to patches/"
+	@echo "make kernel ARCH=...            the VM kernel in build/ARCH (CONFIG=debug: build/ARCH-debug)"
+	@echo "make configs                    regenerate and check the board defconfigs"
+	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
+
+deps:
+	@scripts/deps
+
+tree: deps
+	@scripts/tree
+
+export:
+	@scripts/export
+
+kernel: tree
+	@scripts/kernel $(ARCH) $(CONFIG)
+	@KOUT=$(if $(CONFIG),build/$(ARCH)-$(CONFIG)) scripts/modules $(ARCH)
+
+selftests: kernel
+	@KOUT=$(if $(CONFIG),build/$(ARCH)-$(CONFIG)) scripts/selftests $(ARCH)
+
+initramfs: deps
+	@scripts/initramfs $(ARCH)
+
+vm-ready: selftests initramfs
+
+run: vm-ready
+	@scripts/run $(ARCH)
+
+check: deps
+	@scripts/check
+
+configs: tree
+	@scripts/configs
+
+bench: vm-ready
+	@scripts/bench/run-host --arch $(ARCH) $(if $(BENCH),--bench $(BENCH)) $(if $(ROUNDS),--rounds $(ROUNDS))
+
+clean:
+	rm -rf build

@@ -1,0 +1,67 @@
+# Helpers shared by the pipeline scripts (sourced, POSIX sh).
+# shellcheck shell=sh
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+warn() {
+	echo "warning: $*" >&2
+}
+
+# A progress line, prefixed with the script's name.
+step() {
+	echo "[$(basename "$0")] $*"
+}
+
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		die "need root to run: $* (install sudo or run as root)"
+	fi
+}
+
+apt_updated=
+apt_install() {
+	if [ -z "$apt_updated" ]; then
+		as_root apt-get update -q >/dev/null
+		apt_updated=1
+	fi
+	as_root env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends "$@" >/dev/null
+}
+
+# Print the arches the pipeline knows, one per line.
+known_arches() {
+	printf '%s\n' x86_64 arm64
+}
+
+check_arch() {
+	case "$1" in
+	x86_64 | arm64) ;;
+	*) die "unknown ARCH '$1': use one of: $(known_arches | tr '\n' ' ')" ;;
+	esac
+}
+
+# Kernel ARCH= value and cross compiler prefix for one of our arches.
+kbuild_arch() {
+	case "$1" in
+	x86_64) echo x86 ;;
+	arm64) echo arm64 ;;
+	esac
+}
+
+cross_compile() {
+	case "$1" in
+	x86_64) [ "$(uname -m)" = x86_64 ] || echo x86_64-linux-gnu- ;;
+	arm64) [ "$(uname -m)" = aarch64 ] || echo aarch64-linux-gnu- ;;
+	esac
+}
+
+jobs() {
+	echo $(($(nproc) + 1))
+}
