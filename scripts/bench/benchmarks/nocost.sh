@@ -1,0 +1,46 @@
+# shellcheck shell=sh disable=SC2034 # the BENCH_* variables are read by schedbench
+# summary: A/A noise floor with every knob at its default (hackbench -P -g 1)
+#
+# Sourced by schedbench.  Both settings are the same: each project knob
+# that exists is set to its default for the whole run.  A star here means the
+# method is broken (or the machine is drifting).  To compare against a
+# kernel without the series, run this on both kernels and give both sample
+# files to schedcmp.
+
+BENCH_UNIT=s
+BENCH_DIRECTION=lower
+BENCH_KNOB=
+BENCH_SETTINGS="A=- A2=-"
+BENCH_PARAMS=hackbench-P-g1
+
+nc_default() { # PATH VALUE
+	if [ -w "$1" ]; then
+		knob_set "$1" "$2"
+	fi
+	return 0
+}
+
+bench_init() {
+	command -v hackbench >/dev/null 2>&1 || {
+		echo "hackbench (rt-tests) is not installed"
+		return 1
+	}
+	if grep -qw -e STEAL -e NO_STEAL /sys/kernel/debug/sched/features 2>/dev/null; then
+		nc_default /sys/kernel/debug/sched/features NO_STEAL
+	fi
+	nc_default /proc/sys/kernel/sched_pelt_multiplier 1
+	nc_default /proc/sys/kernel/sched_thermal_decay_ms 0
+	nc_default /sys/devices/system/cpu/intel_pstate/fast_ramp_up 0
+	for nc_f in /sys/devices/system/cpu/cpufreq/policy*/schedutil/fast_ramp_up; do
+		nc_default "$nc_f" 0
+	done
+}
+
+bench_cmd() {
+	echo "hackbench -P -g 1 -p -l ${HACKBENCH_LOOPS:-200}"
+}
+
+bench_run() {
+	nc_out=$(hackbench -P -g 1 -p -l "${HACKBENCH_LOOPS:-200}") || return 1
+	printf '%s\n' "$nc_out" | awk '$1 == "Time:" { v = $2 } END { if (v == "") exit 1; print v }'
+}

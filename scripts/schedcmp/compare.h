@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Grouping of samples per benchmark and parameter, one column per setting
+ * (and per file when several files are compared), and the comparison of
+ * every column against the first one.
+ */
+#ifndef SCHEDCMP_COMPARE_H
+#define SCHEDCMP_COMPARE_H
+
+#include "samples.h"
+#include "stats.h"
+
+#define CONF_LEVEL 0.95
+
+struct column {
+	char *name;		/* setting, or label/setting for several files */
+	size_t src;
+	const char *setting;
+	double *x;		/* values in file order */
+	size_t n;
+	struct summary sum;
+	struct welch w;		/* this column against the base column */
+	/* % change against the base, signed so that positive is better */
+	double min_pct, mean_pct, max_pct;
+	double lo_pct, hi_pct;	/* confidence interval of mean_pct */
+	int significant;	/* the interval excludes 0 */
+};
+
+struct group {
+	const char *bench;
+	const char *param;
+	const char *unit;
+	enum direction dir;
+	struct column *col;	/* col[0] is the base */
+	size_t ncol;
+};
+
+struct report {
+	struct group *g;
+	size_t ng;
+	int multi;		/* more than one source file */
+};
+
+/*
+ * Build @r from @ds.  @base names the base column (NULL: the first one).
+ * Returns -1 with a message naming file:line on inconsistent input.
+ */
+int report_build(const struct dataset *ds, const char *base,
+		 struct report *r, char *err, size_t errlen);
+
+/* % change of @v against @base, positive = better for @dir; NAN if base is 0. */
+double change_pct(double base, double v, enum direction dir);
+
+void report_free(struct report *r);
+
+#endif
