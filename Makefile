@@ -51,7 +51,7 @@ configs: tree
 	@scripts/configs
 
 bench: vm-ready
-	@scripts/bench/run-host --arch $(ARCH) $(if $(BENCH),--bench $(BENCH)) $(if $(ROUNDS),--rounds $(ROUNDS))
+	@ROUNDS=$(ROUNDS) scripts/bench-vm $(ARCH) $(BENCH)
 
 clean:
 	rm -rf build
