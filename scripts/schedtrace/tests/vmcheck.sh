@@ -1,0 +1,107 @@
+#!/bin/sh
+# schedtrace on traces recorded by the tests themselves in the guest.
+# Usage: tests/vmcheck.sh PATH/TO/schedtrace [x86_64|arm64]
+# (KOUT as for scripts/vm)
+set -eu
+
+tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+arch=${2:-x86_64}
+here=$(cd "$(dirname "$0")" && pwd)
+out=${VMCHECK_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/schedtrace-vm.XXXXXX")}
+mkdir -p "$out"
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $*"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $*"
+}
+
+# run_tool STATUS PATTERN ARGS...: exit status and a pattern in its output.
+run_tool() {
+	want=$1
+	pattern=$2
+	shift 2
+	st=0
+	"$tool" "$@" >"$out/stdout" 2>"$out/stderr" || st=$?
+	if [ "$st" -eq "$want" ] && cat "$out/stdout" "$out/stderr" | grep -q -- "$pattern"; then
+		ok "schedtrace $* (exit $st)"
+	else
+		not_ok "schedtrace $*: exit $st (want $want, output matching '$pattern'):"
+		sed 's/^/    /' "$out/stdout" "$out/stderr"
+	fi
+}
+
+echo "# recording in the $arch guest into $out"
+# hikey960 has 2 + 2 CPUs at least; Sandy Bridge is timed with 2.
+cpus=2
+[ "$arch" = x86_64 ] || cpus=4
+if "$here/../vmtrace" --out "$out" --arch "$arch" --cpus "$cpus" --timeout 240 \
+	-- "$here/guest-record.sh" >"$out/guest.log" 2>&1; then
+	ok "guest checks and recording"
+else
+	not_ok "guest checks and recording:"
+	sed 's/^/    /' "$out/guest.log"
+fi
+grep '^ok\|^not ok' "$out/guest.log" | sed 's/^/# /' || true
+
+for f in full.dat all.dat switch-only.dat; do
+	if [ -s "$out/$f" ]; then ok "$f came back"; else not_ok "$f came back"; fi
+done
+
+# The hog's ramp to 80%: PELT's 32 ms halflife gives 74 ms from zero (78.8
+# ms measured in this guest, NOTES.md); the guest is noisy, so only a wide
+# band is asserted.
+hog=$(sed -n 's/^hog-pid \([0-9]*\)$/\1/p' "$out/guest.log")
+# --ramp-from 50: the ramp after the sleep, not the one of fork and exec.
+run_tool 0 "util 80%" --pid "${hog:-0}" --ramp-from 50 "$out/full.dat"
+ms=$("$tool" --pid "${hog:-0}" --ramp-from 50 --json "$out/full.dat" |
+	python3 -c 'import json,sys
+t = json.load(sys.stdin)["tasks"]
+print(t[0]["ramps"][0]["ms"] if t and t[0]["ramps"][0]["ms"] is not None else "none")' || echo none)
+case "$ms" in
+none) not_ok "the hog (pid ${hog:-?}) reached 80% util" ;;
+*)
+	if python3 -c "import sys; sys.exit(0 if 45 <= $ms <= 150 else 1)"; then
+		ok "time to 80% util $ms ms is within 45..150 ms"
+	else
+		not_ok "time to 80% util $ms ms is outside 45..150 ms"
+	fi
+	;;
+esac
+
+run_tool 0 "cpu0" --out "$out/report" --plot --util-fraction 0.5 \
+	--util-fraction 0.8 "$out/full.dat"
+for f in util.csv capacity.csv cpus.csv summary.json util.png; do
+	if [ -s "$out/report/$f" ]; then ok "report/$f written"; else not_ok "report/$f written"; fi
+done
+if python3 -m json.tool "$out/report/summary.json" >/dev/null; then
+	ok "summary.json is JSON"
+else
+	not_ok "summary.json is JSON"
+fi
+if head -n 1 "$out/report/util.csv" | grep -qx 'pid,comm,time_s,cpu,util,runnable,load'; then
+	ok "util.csv header"
+else
+	not_ok "util.csv header"
+fi
+
+run_tool 0 "trace" "$out/all.dat"
+run_tool 1 "sched_events:pelt_se" "$out/switch-only.dat"
+run_tool 1 "power:cpu_frequency" --need util,freq,capacity,migrations,steal "$out/all.dat"
+
+# A trace cut in its data and one cut in its headers.
+size=$(wc -c <"$out/full.dat")
+head -c $((size * 3 / 4)) "$out/full.dat" >"$out/cut-data.dat"
+head -c 2000 "$out/full.dat" >"$out/cut-head.dat"
+run_tool 1 "truncated" "$out/cut-data.dat"
+run_tool 1 "truncated" "$out/cut-head.dat"
+
+echo "vmcheck: $n tests, $failed failed (files in $out)"
+[ "$failed" -eq 0 ]
