@@ -1,11 +1,33 @@
-# Board definition sourced by scripts/vm (placeholder: plain virt machine).
+# The emulated Hikey960 board (arm64), sourced by scripts/vm.
+#
+# QEMU's virt machine with Cortex-A57 CPUs and a device tree that describes
+# Hikey960's two clusters (scripts/board-dtb): half of the CPUs LITTLE, half
+# big, with the board's OPP tables, energy model coefficients and cooling
+# cells.  cpufreq_emu, loaded without parameters, takes its tables from it.
+# Uses $cpus and $kout; the tree is cached as $kout/board.dtb (4 CPUs) or
+# $kout/board-$cpus.dtb.
 # shellcheck shell=sh
+# Set by scripts/vm: cpus, kout; read by it: board_arch.
+# shellcheck disable=SC2034,SC2154
 board_arch=arm64
 
 board_qemu_args() {
-	echo "-machine virt -cpu cortex-a57"
+	case "$cpus" in
+	4) dtb=$kout/board.dtb ;;
+	8) dtb=$kout/board-8.dtb ;;
+	*)
+		echo "hikey960: --cpus $cpus is not supported: use 4 (2 LITTLE + 2 big) or 8 (4 + 4, as the real board)" >&2
+		return 1
+		;;
+	esac
+	gen=${here:-$(pwd)/scripts}/board-dtb
+	if [ ! -s "$dtb" ] || [ -n "$(find "$gen" -newer "$dtb")" ]; then
+		"$gen" -c "$cpus" "$dtb" >&2 || return 1
+	fi
+	echo "-machine virt -cpu cortex-a57 -dtb $dtb"
 }
 
 board_modparams() {
-	:
+	# No parameters: the frequency tables come from the device tree.
+	echo "cpufreq_emu"
 }
