@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Averaged thermal pressure: kernel.sched_thermal_decay_ms validation, the
+ * /sys/kernel/debug/sched/thermal_pressure format, and the pressure of a
+ * frequency cap applied through a cpufreq cooling device (or
+ * scaling_max_freq), instantaneous and averaged.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define KNOB		"/proc/sys/kernel/sched_thermal_decay_ms"
+#define DEBUGFS		"/sys/kernel/debug/sched/thermal_pressure"
+#define CPUFREQ		"/sys/devices/system/cpu/cpufreq"
+#define MAX_CPUS	64
+
+/* Halflife of the behaviour test and the tolerance on its timing (25%) */
+#define HALFLIFE_MS	250
+#define SLACK_MS	(HALFLIFE_MS / 4)
+
+struct tp_line {
+	int cpu;
+	unsigned long orig, instant, avg, actual;
+};
+
+/* Write @len bytes of @buf to @path; 0 or -errno */
+static int write_buf(const char *path, const char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	return write_buf(path, s, strlen(s));
+}
+
+static int write_ulong(const char *path, unsigned long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lu", v);
+	return write_str(path, buf);
+}
+
+/* Read a whole small file into @buf; its length or -errno */
+static ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n, len = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while ((size_t)len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return len;
+}
+
+static int read_ulong(const char *path, unsigned long *v)
+{
+	char buf[64], *end;
+	ssize_t n;
+
+	n = read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	errno = 0;
+	*v = strtoul(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -EINVAL;
+	return 0;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Parse the debugfs view into @lines (at most MAX_CPUS); the number of
+ * lines, or -1 when a line does not have exactly the expected format.
+ */
+static int read_debugfs(struct tp_line *lines, char *bad, size_t badlen)
+{
+	static char buf[MAX_CPUS * 128];
+	char *line, *save = NULL;
+	int nr = 0;
+
+	if (read_file(DEBUGFS, buf, sizeof(buf)) < 0) {
+		snprintf(bad, badlen, "cannot read %s", DEBUGFS);
+		return -1;
+	}
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct tp_line *l = &lines[nr];
+		int end = -1;
+
+		if (nr == MAX_CPUS ||
+		    sscanf(line, "cpu%d orig=%lu instant=%lu avg=%lu actual=%lu%n",
+			   &l->cpu, &l->orig, &l->instant, &l->avg, &l->actual,
+			   &end) != 5 || line[end] != '\0') {
+			snprintf(bad, badlen, "bad line: '%s'", line);
+			return -1;
+		}
+		nr++;
+	}
+	return nr;
+}
+
+static struct tp_line *find_cpu(struct tp_line *lines, int nr, int cpu)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (lines[i].cpu == cpu)
+			return &lines[i];
+	return NULL;
+}
+
+/* Online CPUs from /sys/devices/system/cpu/online into @online[] */
+static int online_cpus(int *online)
+{
+	char buf[256], *p;
+	int nr = 0, a, b, n;
+
+	if (read_file("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; *p && *p != '\n'; p += n) {
+		if (sscanf(p, "%d-%d%n", &a, &b, &n) != 2) {
+			if (sscanf(p, "%d%n", &a, &n) != 1)
+				return -1;
+			b = a;
+		}
+		while (a <= b && nr < MAX_CPUS)
+			online[nr++] = a++;
+		if (p[n] == ',')
+			n++;
+	}
+	return nr;
+}
+
+static int knob_present(void)
+{
+	return access(KNOB, F_OK) == 0;
+}
+
+/* ---- knob validation ---- */
+
+FIXTURE(knob) {
+	unsigned long saved;
+};
+
+FIXTURE_SETUP(knob)
+{
+	if (!knob_present())
+		SKIP(return, "%s is missing: kernel without averaged thermal pressure", KNOB);
+	if (geteuid())
+		SKIP(return, "needs root");
+	ASSERT_EQ(0, read_ulong(KNOB, &self->saved));
+}
+
+FIXTURE_TEARDOWN(knob)
+{
+	if (knob_present() && !geteuid())
+		write_ulong(KNOB, self->saved);
+}
+
+TEST_F(knob, good_values)
+{
+	static const unsigned long good[] = { 0, 1, 8, 32, 250, 1000, 32767, 32768, 0 };
+	unsigned long v;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ASSERT_EQ(0, write_ulong(KNOB, good[i])) TH_LOG("writing %lu", good[i]);
+		ASSERT_EQ(0, read_ulong(KNOB, &v));
+		EXPECT_EQ(good[i], v);
+	}
+	/* Surrounding white space is fine */
+	ASSERT_EQ(0, write_str(KNOB, " 64\n"));
+	ASSERT_EQ(0, read_ulong(KNOB, &v));
+	EXPECT_EQ(64UL, v);
+}
+
+FIXTURE(bad) {
+	unsigned long saved;
+};
+
+FIXTURE_VARIANT(bad) {
+	const char *value;	/* NULL: 4 KiB of digits */
+};
+
+FIXTURE_VARIANT_ADD(bad, minus_one) { .value = "-1" };
+FIXTURE_VARIANT_ADD(bad, above_max) { .value = "32769" };
+FIXTURE_VARIANT_ADD(bad, issue_example) { .value = "40000" };
+FIXTURE_VARIANT_ADD(bad, uint_max) { .value = "4294967295" };
+FIXTURE_VARIANT_ADD(bad, above_uint) { .value = "4294967296" };
+FIXTURE_VARIANT_ADD(bad, overflow) { .value = "99999999999999999999999" };
+FIXTURE_VARIANT_ADD(bad, negative_big) { .value = "-32768" };
+FIXTURE_VARIANT_ADD(bad, junk) { .value = "abc" };
+FIXTURE_VARIANT_ADD(bad, trailing_junk) { .value = "12abc" };
+FIXTURE_VARIANT_ADD(bad, fraction) { .value = "1.5" };
+FIXTURE_VARIANT_ADD(bad, long_string) { .value = NULL };
+
+FIXTURE_SETUP(bad)
+{
+	if (!knob_present())
+		SKIP(return, "%s is missing: kernel without averaged thermal pressure", KNOB);
+	if (geteuid())
+		SKIP(return, "needs root");
+	ASSERT_EQ(0, read_ulong(KNOB, &self->saved));
+	ASSERT_EQ(0, write_ulong(KNOB, HALFLIFE_MS));
+}
+
+FIXTURE_TEARDOWN(bad)
+{
+	if (knob_present() && !geteuid())
+		write_ulong(KNOB, self->saved);
+}
+
+TEST_F(bad, refused_and_unchanged)
+{
+	static char big[4096];
+	unsigned long v;
+	int ret;
+
+	if (variant->value) {
+		ret = write_str(KNOB, variant->value);
+	} else {
+		memset(big, '1', sizeof(big));
+		ret = write_buf(KNOB, big, sizeof(big));
+	}
+	EXPECT_EQ(-EINVAL, ret) TH_LOG("writing '%.20s'", variant->value ?: big);
+	ASSERT_EQ(0, read_ulong(KNOB, &v));
+	EXPECT_EQ((unsigned long)HALFLIFE_MS, v);
+}
+
+TEST_F(knob, empty_write_unchanged)
+{
+	unsigned long v;
+
+	ASSERT_EQ(0, write_ulong(KNOB, 32));
+	EXPECT_EQ(0, write_buf(KNOB, "", 0));
+	ASSERT_EQ(0, read_ulong(KNOB, &v));
+	EXPECT_EQ(32UL, v);
+}
+
+TEST_F(knob, non_root_refused)
+{
+	unsigned long v;
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, write_ulong(KNOB, 32));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int ret;
+
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		ret = write_str(KNOB, "8");
+		/* EACCES from the file mode, EPERM from the handler */
+		_exit(ret == -EACCES || ret == -EPERM ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("a non-root write was not refused");
+	ASSERT_EQ(0, read_ulong(KNOB, &v));
+	EXPECT_EQ(32UL, v);
+}
+
+/* ---- debugfs view ---- */
+
+TEST(debugfs_format)
+{
+	struct tp_line lines[MAX_CPUS];
+	int online[MAX_CPUS], nr_online, nr, i;
+	unsigned long decay;
+	char bad[256];
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	if (access(DEBUGFS, R_OK))
+		SKIP(return, "%s is missing (debugfs not mounted, or no averaged thermal pressure)", DEBUGFS);
+	ASSERT_EQ(0, read_ulong(KNOB, &decay));
+
+	nr_online = online_cpus(online);
+	ASSERT_LT(0, nr_online);
+	nr = read_debugfs(lines, bad, sizeof(bad));
+	ASSERT_LE(0, nr) TH_LOG("%s", bad);
+	ASSERT_EQ(nr_online, nr) TH_LOG("one line per online CPU");
+
+	for (i = 0; i < nr; i++) {
+		struct tp_line *l = &lines[i];
+
+		EXPECT_EQ(online[i], l->cpu);
+		EXPECT_LT(0UL, l->orig);
+		EXPECT_GE(1024UL, l->orig);
+		EXPECT_GE(l->orig, l->instant);
+		EXPECT_GE(l->orig, l->avg);
+		EXPECT_GE(l->orig, l->actual);
+		/* actual = orig - max(hw_load_avg, pressure in use) */
+		EXPECT_GE(l->orig - (decay ? l->avg : l->instant), l->actual)
+			TH_LOG("cpu%d orig=%lu instant=%lu avg=%lu actual=%lu",
+			       l->cpu, l->orig, l->instant, l->avg, l->actual);
+		if (!decay)
+			EXPECT_EQ(l->instant, l->avg);
+	}
+}
+
+/* ---- behaviour under a cap ---- */
+
+FIXTURE(cap) {
+	unsigned long saved_decay;
+	int cpu;			/* first CPU of the policy */
+	char policy[128];
+	char cdev[128];			/* cur_state path, "" if none */
+	unsigned long max_state;
+	unsigned long cpuinfo_max, cpuinfo_min, saved_max;
+	unsigned long orig;
+	int capped;
+};
+
+/* Read @cpu's debugfs line */
+static int read_cpu(int cpu, struct tp_line *out)
+{
+	struct tp_line lines[MAX_CPUS], *l;
+	char bad[256];
+	int nr;
+
+	nr = read_debugfs(lines, bad, sizeof(bad));
+	if (nr < 0)
+		return -1;
+	l = find_cpu(lines, nr, cpu);
+	if (!l)
+		return -1;
+	*out = *l;
+	return 0;
+}
+
+static int cap_apply(FIXTURE_DATA(cap) *self, int on)
+{
+	char path[192];
+
+	if (self->cdev[0])
+		return write_ulong(self->cdev, on ? self->max_state : 0);
+	snprintf(path, sizeof(path), "%s/scaling_max_freq", self->policy);
+	return write_ulong(path, on ? self->cpuinfo_min : self->saved_max);
+}
+
+/* Find the cooling device of the policy whose first CPU is @cpu */
+static void find_cdev(FIXTURE_DATA(cap) *self)
+{
+	char want[32], type[64], path[192];
+	glob_t g;
+	size_t i;
+
+	self->cdev[0] = '\0';
+	snprintf(want, sizeof(want), "cpufreq-cpu%d\n", self->cpu);
+	if (glob("/sys/class/thermal/cooling_device*", 0, NULL, &g))
+		return;
+	for (i = 0; i < g.gl_pathc; i++) {
+		snprintf(path, sizeof(path), "%s/type", g.gl_pathv[i]);
+		if (read_file(path, type, sizeof(type)) < 0 || strcmp(type, want))
+			continue;
+		snprintf(path, sizeof(path), "%s/max_state", g.gl_pathv[i]);
+		if (read_ulong(path, &self->max_state) || !self->max_state)
+			continue;
+		snprintf(self->cdev, sizeof(self->cdev), "%s/cur_state", g.gl_pathv[i]);
+		break;
+	}
+	globfree(&g);
+}
+
+FIXTURE_SETUP(cap)
+{
+	struct tp_line lines[MAX_CPUS], *l;
+	unsigned long best = 0;
+	char bad[256], path[192];
+	glob_t g;
+	size_t i;
+	int nr;
+
+	self->capped = 0;
+	if (!knob_present())
+		SKIP(return, "%s is missing: kernel without averaged thermal pressure", KNOB);
+	if (geteuid())
+		SKIP(return, "needs root");
+	if (access(DEBUGFS, R_OK))
+		SKIP(return, "%s is missing", DEBUGFS);
+	ASSERT_EQ(0, read_ulong(KNOB, &self->saved_decay));
+	if (glob(CPUFREQ "/policy*", 0, NULL, &g) || !g.gl_pathc)
+		SKIP(return, "no cpufreq driver: no policy to cap");
+
+	nr = read_debugfs(lines, bad, sizeof(bad));
+	ASSERT_LE(0, nr) TH_LOG("%s", bad);
+
+	/* The policy of the biggest CPUs: capping it is what moves capacity most */
+	self->cpu = -1;
+	for (i = 0; i < g.gl_pathc; i++) {
+		int cpu = atoi(strrchr(g.gl_pathv[i], 'y') + 1);
+
+		l = find_cpu(lines, nr, cpu);
+		if (l && l->orig > best) {
+			best = l->orig;
+			self->cpu = cpu;
+			snprintf(self->policy, sizeof(self->policy), "%s", g.gl_pathv[i]);
+		}
+	}
+	globfree(&g);
+	if (self->cpu < 0)
+		SKIP(return, "no online policy CPU");
+	self->orig = best;
+
+	snprintf(path, sizeof(path), "%s/cpuinfo_max_freq", self->policy);
+	ASSERT_EQ(0, read_ulong(path, &self->cpuinfo_max));
+	snprintf(path, sizeof(path), "%s/cpuinfo_min_freq", self->policy);
+	ASSERT_EQ(0, read_ulong(path, &self->cpuinfo_min));
+	snprintf(path, sizeof(path), "%s/scaling_max_freq", self->policy);
+	ASSERT_EQ(0, read_ulong(path, &self->saved_max));
+	if (self->cpuinfo_min >= self->cpuinfo_max)
+		SKIP(return, "%s has a single frequency", self->policy);
+	find_cdev(self);
+	TH_LOG("capping %s (cpu%d, orig %lu) through %s", self->policy, self->cpu,
+	       self->orig, self->cdev[0] ? self->cdev : "scaling_max_freq");
+
+	/* Start uncapped, with the instantaneous pressure */
+	ASSERT_EQ(0, write_ulong(KNOB, 0));
+	ASSERT_EQ(0, cap_apply(self, 0));
+}
+
+FIXTURE_TEARDOWN(cap)
+{
+	if (!knob_present() || geteuid() || access(DEBUGFS, R_OK))
+		return;
+	if (self->policy[0])
+		cap_apply(self, 0);
+	write_ulong(KNOB, self->saved_decay);
+}
+
+/*
+ * Wait (up to 2 s) until @cpu's instantaneous pressure satisfies
+ * (instant != 0) == @capped; the time it was first seen, or -1.
+ */
+static long wait_instant(int cpu, int capped, struct tp_line *l)
+{
+	long start = now_ms();
+
+	while (now_ms() - start < 2000) {
+		if (read_cpu(cpu, l))
+			return -1;
+		if (!!l->instant == !!capped)
+			return now_ms();
+		sleep_ms(2);
+	}
+	return -1;
+}
+
+/* The pressure the cap should give, from the frequency the policy got */
+static unsigned long expected_pressure(FIXTURE_DATA(cap) *self, unsigned long *capped)
+{
+	char path[192];
+
+	snprintf(path, sizeof(path), "%s/scaling_max_freq", self->policy);
+	if (read_ulong(path, capped))
+		return 0;
+	return self->orig - self->orig * *capped / self->cpuinfo_max;
+}
+
+TEST_F(cap, instant_pressure)
+{
+	unsigned long want, freq;
+	struct tp_line l;
+
+	ASSERT_LT(0, wait_instant(self->cpu, 0, &l)) TH_LOG("pressure stays without a cap");
+	ASSERT_EQ(0, cap_apply(self, 1));
+	ASSERT_LT(0, wait_instant(self->cpu, 1, &l)) TH_LOG("no pressure from the cap");
+	want = expected_pressure(self, &freq);
+	TH_LOG("capped to %lu of %lu kHz: cpu%d orig=%lu instant=%lu avg=%lu actual=%lu (want %lu)",
+	       freq, self->cpuinfo_max, l.cpu, l.orig, l.instant, l.avg, l.actual, want);
+	EXPECT_GE(1L, labs((long)l.instant - (long)want));
+	/* Decay 0: avg is the instantaneous pressure, actual accounts for it */
+	EXPECT_EQ(l.instant, l.avg);
+	EXPECT_GE(l.orig - l.instant, l.actual);
+
+	ASSERT_EQ(0, cap_apply(self, 0));
+	ASSERT_LT(0, wait_instant(self->cpu, 0, &l)) TH_LOG("pressure stays after the cap is lifted");
+	EXPECT_EQ(0UL, l.avg);
+}
+
+/*
+ * Poll until avg crosses @level (upwards when @rising), up to 8 halflives;
+ * the time of the first poll past it, or -1.
+ */
+static long wait_avg(int cpu, unsigned long level, int rising, struct tp_line *l)
+{
+	long start = now_ms();
+
+	while (now_ms() - start < 8 * HALFLIFE_MS) {
+		if (read_cpu(cpu, l))
+			return -1;
+		if (rising ? l->avg >= level : l->avg <= level)
+			return now_ms();
+		sleep_ms(2);
+	}
+	return -1;
+}
+
+TEST_F(cap, averaged_pressure)
+{
+	long before, seen, crossed;
+	struct tp_line l;
+	unsigned long p;
+
+	ASSERT_LT(0, wait_instant(self->cpu, 0, &l));
+	ASSERT_EQ(0, write_ulong(KNOB, HALFLIFE_MS));
+	ASSERT_EQ(0, read_cpu(self->cpu, &l));
+	ASSERT_EQ(0UL, l.avg) TH_LOG("the restarted average starts at the instantaneous pressure");
+
+	/* The cap lands between @before and @seen (cpufreq applies it from a work item) */
+	before = now_ms();
+	ASSERT_EQ(0, cap_apply(self, 1));
+	seen = wait_instant(self->cpu, 1, &l);
+	ASSERT_LT(0, seen);
+	p = l.instant;
+	EXPECT_GT(p / 4, l.avg) TH_LOG("avg %lu jumped towards %lu at once", l.avg, p);
+	self->capped = 1;
+
+	crossed = wait_avg(self->cpu, p / 2, 1, &l);
+	ASSERT_LT(0, crossed) TH_LOG("avg never reached %lu/2", p);
+	TH_LOG("cap: avg %lu >= %lu/2 after %ld..%ld ms (halflife %d ms)",
+	       l.avg, p, crossed - seen, crossed - before, HALFLIFE_MS);
+	EXPECT_LE(HALFLIFE_MS - SLACK_MS, crossed - before);
+	EXPECT_GE(HALFLIFE_MS + SLACK_MS, crossed - seen);
+
+	/* Settled, then lifted: back to P/2 after one halflife */
+	ASSERT_LT(0, wait_avg(self->cpu, p - p / 64, 1, &l));
+	before = now_ms();
+	ASSERT_EQ(0, cap_apply(self, 0));
+	seen = wait_instant(self->cpu, 0, &l);
+	ASSERT_LT(0, seen);
+	crossed = wait_avg(self->cpu, p / 2, 0, &l);
+	ASSERT_LT(0, crossed) TH_LOG("avg never fell to %lu/2", p);
+	TH_LOG("lift: avg %lu <= %lu/2 after %ld..%ld ms", l.avg, p,
+	       crossed - seen, crossed - before);
+	EXPECT_LE(HALFLIFE_MS - SLACK_MS, crossed - before);
+	EXPECT_GE(HALFLIFE_MS + SLACK_MS, crossed - seen);
+}
+
+int main(int argc, char **argv)
+{
+	/* Without the feature, skip as a whole rather than pass by skipping */
+	if (!knob_present()) {
+		ksft_print_header();
+		ksft_exit_skip("%s is missing: kernel without averaged thermal pressure\n",
+			       KNOB);
+	}
+	return test_harness_run(argc, argv);
+}
