@@ -32,6 +32,7 @@ export:
 kernel: tree
 	@scripts/kernel $(ARCH) $(CONFIG)
 	@KOUT=$(if $(CONFIG),build/$(ARCH)-$(CONFIG)) scripts/modules $(ARCH)
+	@if [ "$(ARCH)" = arm64 ]; then scripts/board-dtb -c 4 build/arm64$(if $(CONFIG),-$(CONFIG))/board.dtb; fi
 
 selftests: kernel
 	@KOUT=$(if $(CONFIG),build/$(ARCH)-$(CONFIG)) scripts/selftests $(ARCH)
