@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * STEAL: a CPU about to go idle steals a runnable CFS task from an
+ * overloaded CPU of its LLC (CONFIG_SCHED_STEAL, sched feature STEAL).
+ *
+ * Checks the feature toggle, the /sys/kernel/debug/sched/steal counters,
+ * that stealing happens under an overload and not with NO_STEAL, that it
+ * lowers the run-queue wait of a bursty workload, and that CPU hotplug
+ * during an overload is clean.  Skips (exit 4) without the feature.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define FEATURES_PATH	"/sys/kernel/debug/sched/features"
+#define STEAL_PATH	"/sys/kernel/debug/sched/steal"
+#define SCHEDSTATS_PATH	"/proc/sys/kernel/sched_schedstats"
+#define ONLINE_PATH	"/sys/devices/system/cpu/online"
+
+#define MAX_CPUS	256
+#define MAX_TASKS	512
+
+/* The bursty workload of the run-queue wait test. */
+#define BURST_US	1000
+#define BURST_SLEEP_US	1000
+#define BURSTS		150
+#define WAIT_PAIRS	4
+#define WAIT_TOLERANCE_PCT	10
+
+struct steal_stats {
+	long attempts[MAX_CPUS];
+	long stolen[MAX_CPUS];
+	long failed[MAX_CPUS];
+	long search_ns[MAX_CPUS];
+	bool present[MAX_CPUS];
+	int lines;
+};
+
+struct workload {
+	pid_t pids[MAX_TASKS];
+	int n;
+};
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	buf[n] = '\0';
+	close(fd);
+	return n;
+}
+
+/* Returns 0 or -errno of the write (a refused value gives -EINVAL). */
+static int write_file(const char *path, const char *val)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	return 0;
+}
+
+/* 1 when the features file lists STEAL, 0 for NO_STEAL, -1 if absent. */
+static int steal_feature(void)
+{
+	char buf[8192], *tok, *save;
+
+	if (read_file(FEATURES_PATH, buf, sizeof(buf)) < 0)
+		return -1;
+	for (tok = strtok_r(buf, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		if (!strcmp(tok, "STEAL"))
+			return 1;
+		if (!strcmp(tok, "NO_STEAL"))
+			return 0;
+	}
+	return -1;
+}
+
+static int set_steal(bool on)
+{
+	return write_file(FEATURES_PATH, on ? "STEAL" : "NO_STEAL");
+}
+
+/* Parses the steal file; returns the number of lines or -1 on a bad line. */
+static int read_steal(struct steal_stats *st)
+{
+	char buf[MAX_CPUS * 128], *line, *save;
+
+	memset(st, 0, sizeof(*st));
+	if (read_file(STEAL_PATH, buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		long att, sto, fai, ns;
+		int cpu, end = 0;
+
+		if (sscanf(line, "cpu%d attempts=%ld stolen=%ld failed=%ld search_ns=%ld%n",
+			   &cpu, &att, &sto, &fai, &ns, &end) != 5 ||
+		    line[end] != '\0' || cpu < 0 || cpu >= MAX_CPUS ||
+		    st->present[cpu])
+			return -1;
+		st->present[cpu] = true;
+		st->attempts[cpu] = att;
+		st->stolen[cpu] = sto;
+		st->failed[cpu] = fai;
+		st->search_ns[cpu] = ns;
+		st->lines++;
+	}
+	return st->lines;
+}
+
+static long total_stolen(const struct steal_stats *st)
+{
+	long sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		sum += st->stolen[cpu];
+	return sum;
+}
+
+/* The online CPUs, in increasing order; returns how many. */
+static int online_cpus(int *cpus)
+{
+	char buf[1024], *tok, *save;
+	int n = 0, a, b;
+
+	if (read_file(ONLINE_PATH, buf, sizeof(buf)) < 0)
+		return -1;
+	for (tok = strtok_r(buf, ",\n", &save); tok;
+	     tok = strtok_r(NULL, ",\n", &save)) {
+		if (sscanf(tok, "%d-%d", &a, &b) != 2)
+			b = a = atoi(tok);
+		for (; a <= b && n < MAX_CPUS; a++)
+			cpus[n++] = a;
+	}
+	return n;
+}
+
+static void spin_cpu_ns(long ns)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000L +
+		 (t.tv_nsec - t0.tv_nsec) < ns);
+}
+
+static void sleep_us(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Forks a child allowed on @set that runs @body and never returns. */
+static pid_t spawn(struct workload *w, const cpu_set_t *set,
+		   void (*body)(long arg), long arg)
+{
+	pid_t pid;
+
+	if (w->n >= MAX_TASKS)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (set && sched_setaffinity(0, sizeof(*set), set))
+			_exit(1);
+		body(arg);
+		_exit(0);
+	}
+	w->pids[w->n++] = pid;
+	return pid;
+}
+
+static void stop_all(struct workload *w)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		kill(w->pids[i], SIGKILL);
+	for (i = 0; i < w->n; i++)
+		waitpid(w->pids[i], NULL, 0);
+	w->n = 0;
+}
+
+static void hog_body(long unused)
+{
+	volatile unsigned long x = 0;
+
+	(void)unused;
+	for (;;)
+		x++;
+}
+
+/* Runs for @arg us of CPU time, sleeps 2 ms, forever. */
+static void sleeper_body(long arg)
+{
+	for (;;) {
+		spin_cpu_ns(arg * 1000);
+		sleep_us(2000);
+	}
+}
+
+static int burst_fd = -1;
+
+/* A fixed amount of bursty work, then tells the parent and waits. */
+static void bursty_body(long bursts)
+{
+	long i;
+
+	for (i = 0; i < bursts; i++) {
+		spin_cpu_ns(BURST_US * 1000L);
+		sleep_us(BURST_SLEEP_US);
+	}
+	if (write(burst_fd, "x", 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+/* Field 2 of /proc/PID/schedstat: time spent waiting on a run queue. */
+static long run_delay_ns(pid_t pid)
+{
+	unsigned long long run, wait;
+	char path[64], buf[256];
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	if (read_file(path, buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return -1;
+	return (long)wait;
+}
+
+/* State letter and last CPU (fields 3 and 39) of /proc/PID/stat. */
+static int task_cpu_state(pid_t pid, char *state)
+{
+	char path[64], buf[1024], *p;
+	int field, cpu = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	*state = p[2];
+	/* p + 2 is field 3; walk to field 39. */
+	for (field = 3, p += 2; field < 39 && p; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (p)
+		cpu = atoi(p);
+	return cpu;
+}
+
+static void cpuset_of(cpu_set_t *set, const int *cpus, int n)
+{
+	int i;
+
+	CPU_ZERO(set);
+	for (i = 0; i < n; i++)
+		CPU_SET(cpus[i], set);
+}
+
+/*
+ * The overload: the first half of the CPUs each run three CPU-bound tasks
+ * pinned to them, which keeps them overloaded; two sleep-wake tasks per CPU
+ * may run anywhere.  The other CPUs go idle whenever their sleep-wake tasks
+ * sleep, while sleep-wake tasks wait behind the pinned ones.
+ */
+static int start_overload(struct workload *w, const int *cpus, int ncpu)
+{
+	int nbusy = (ncpu + 1) / 2, i, j;
+	cpu_set_t set;
+
+	for (i = 0; i < nbusy; i++) {
+		cpuset_of(&set, &cpus[i], 1);
+		for (j = 0; j < 3; j++)
+			if (spawn(w, &set, hog_body, 0) < 0)
+				return -1;
+	}
+	cpuset_of(&set, cpus, ncpu);
+	for (i = 0; i < 2 * ncpu; i++)
+		if (spawn(w, &set, sleeper_body, 1000) < 0)
+			return -1;
+	return nbusy;
+}
+
+/* Counts the kernel log lines that report a splat. */
+static int count_splats(void)
+{
+	char rec[2048];
+	int fd, n = 0;
+	ssize_t len;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0) {
+			if (errno == EPIPE)
+				continue;
+			break;
+		}
+		rec[len] = '\0';
+		if (strstr(rec, "WARNING:") || strstr(rec, "BUG:") ||
+		    strstr(rec, "Oops") || strstr(rec, "possible circular"))
+			n++;
+	}
+	close(fd);
+	return n;
+}
+
+static int set_cpu_online(int cpu, bool on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return write_file(path, on ? "1" : "0");
+}
+
+FIXTURE(steal) {
+	int was_on;
+	char schedstats[16];
+	int cpus[MAX_CPUS];
+	int ncpu;
+	int hot_cpu;
+	struct workload w;
+};
+
+FIXTURE_SETUP(steal)
+{
+	self->was_on = steal_feature();
+	self->hot_cpu = -1;
+	self->w.n = 0;
+	ASSERT_LE(0, self->was_on) TH_LOG("STEAL vanished from " FEATURES_PATH);
+	ASSERT_LT(0, read_file(SCHEDSTATS_PATH, self->schedstats,
+			       sizeof(self->schedstats)));
+	self->ncpu = online_cpus(self->cpus);
+	ASSERT_LT(0, self->ncpu);
+}
+
+FIXTURE_TEARDOWN(steal)
+{
+	stop_all(&self->w);
+	if (self->hot_cpu >= 0)
+		set_cpu_online(self->hot_cpu, true);
+	if (self->was_on >= 0)
+		set_steal(self->was_on);
+	write_file(SCHEDSTATS_PATH, self->schedstats);
+}
+
+/* The feature toggles and reads back; an unknown name is refused. */
+TEST_F(steal, toggle)
+{
+	char before[8192], after[8192];
+
+	ASSERT_EQ(0, set_steal(true));
+	EXPECT_EQ(1, steal_feature());
+	ASSERT_EQ(0, set_steal(false));
+	EXPECT_EQ(0, steal_feature());
+	ASSERT_EQ(0, set_steal(true));
+	EXPECT_EQ(1, steal_feature());
+
+	ASSERT_LT(0, read_file(FEATURES_PATH, before, sizeof(before)));
+	EXPECT_EQ(-EINVAL, write_file(FEATURES_PATH, "STEAL_NO_SUCH_FEATURE"));
+	EXPECT_EQ(-EINVAL, write_file(FEATURES_PATH, "NO_STEALX"));
+	ASSERT_LT(0, read_file(FEATURES_PATH, after, sizeof(after)));
+	EXPECT_STREQ(before, after);
+}
+
+/* One well-formed line per online CPU. */
+TEST_F(steal, stats_format)
+{
+	struct steal_stats st;
+	int i;
+
+	ASSERT_EQ(self->ncpu, read_steal(&st));
+	for (i = 0; i < self->ncpu; i++)
+		EXPECT_TRUE(st.present[self->cpus[i]])
+			TH_LOG("no line for cpu%d", self->cpus[i]);
+}
+
+/* Under an overload STEAL steals on the idle CPUs; NO_STEAL does not. */
+TEST_F(steal, overload)
+{
+	struct steal_stats a, b, c;
+	int nbusy, i, grew = 0, want;
+
+	if (self->ncpu < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, write_file(SCHEDSTATS_PATH, "1"));
+	ASSERT_EQ(0, set_steal(true));
+	nbusy = start_overload(&self->w, self->cpus, self->ncpu);
+	ASSERT_LT(0, nbusy);
+
+	sleep(1);
+	ASSERT_EQ(self->ncpu, read_steal(&a));
+	sleep(2);
+	ASSERT_EQ(self->ncpu, read_steal(&b));
+	for (i = 0; i < self->ncpu; i++) {
+		int cpu = self->cpus[i];
+
+		TH_LOG("STEAL cpu%d: stolen +%ld failed +%ld attempts +%ld",
+		       cpu, b.stolen[cpu] - a.stolen[cpu],
+		       b.failed[cpu] - a.failed[cpu],
+		       b.attempts[cpu] - a.attempts[cpu]);
+		EXPECT_LE(a.stolen[cpu], b.stolen[cpu]);
+		if (b.stolen[cpu] > a.stolen[cpu])
+			grew++;
+	}
+	/* The CPUs that go idle: all but the nbusy ones, at most two asked. */
+	want = self->ncpu - nbusy < 2 ? self->ncpu - nbusy : 2;
+	EXPECT_LE(want, grew) TH_LOG("stolen grew on %d CPUs", grew);
+
+	ASSERT_EQ(0, set_steal(false));
+	ASSERT_EQ(self->ncpu, read_steal(&b));
+	sleep(2);
+	ASSERT_EQ(self->ncpu, read_steal(&c));
+	for (i = 0; i < self->ncpu; i++) {
+		int cpu = self->cpus[i];
+
+		EXPECT_EQ(b.stolen[cpu], c.stolen[cpu])
+			TH_LOG("cpu%d stole with NO_STEAL", cpu);
+		EXPECT_EQ(b.attempts[cpu], c.attempts[cpu]);
+	}
+}
+
+/* Total run-queue wait of the bursty workload in one round. */
+static long bursty_round(struct __test_metadata *_metadata,
+			 const int *cpus, int ncpu, bool steal)
+{
+	struct workload w = { .n = 0 };
+	int fds[2], nbursty = ncpu + ncpu / 2 + 1, i;
+	long sum = 0, d;
+	cpu_set_t set;
+	char c;
+
+	if (set_steal(steal) || pipe(fds))
+		return -1;
+	burst_fd = fds[1];
+	/* One CPU-bound task pinned to the first CPU keeps it busy. */
+	cpuset_of(&set, cpus, 1);
+	spawn(&w, &set, hog_body, 0);
+	cpuset_of(&set, cpus, ncpu);
+	for (i = 0; i < nbursty; i++)
+		spawn(&w, &set, bursty_body, BURSTS);
+	for (i = 0; i < nbursty; i++)
+		if (read(fds[0], &c, 1) != 1)
+			break;
+	for (i = 1; i < w.n; i++) {
+		d = run_delay_ns(w.pids[i]);
+		if (d < 0)
+			sum = -1;
+		if (sum >= 0)
+			sum += d;
+	}
+	if (w.n != nbursty + 1)
+		sum = -1;
+	stop_all(&w);
+	close(fds[0]);
+	close(fds[1]);
+	TH_LOG("round %s: run-queue wait %ld us", steal ? "STEAL" : "NO_STEAL",
+	       sum / 1000);
+	return sum;
+}
+
+/*
+ * The wait STEAL exists to remove: the run-queue wait of a bursty workload
+ * is lower with STEAL, on the same kernel, in A/B pairs whose order
+ * alternates so that drift cancels.  Reports by how much; see the
+ * assertion for what fails.
+ */
+TEST_F(steal, runq_wait)
+{
+	long on = 0, off = 0, a, b;
+	int pair, wins = 0;
+
+	if (self->ncpu < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, write_file(SCHEDSTATS_PATH, "1"));
+	for (pair = 0; pair < WAIT_PAIRS; pair++) {
+		bool first = !(pair & 1);
+
+		a = bursty_round(_metadata, self->cpus, self->ncpu, first);
+		b = bursty_round(_metadata, self->cpus, self->ncpu, !first);
+		ASSERT_LE(0, a);
+		ASSERT_LE(0, b);
+		if (!first) {
+			long t = a;
+
+			a = b;
+			b = t;
+		}
+		/* a: STEAL, b: NO_STEAL */
+		on += a;
+		off += b;
+		if (a < b)
+			wins++;
+	}
+	TH_LOG("run-queue wait: STEAL %ld us, NO_STEAL %ld us: %.1f%% lower with STEAL, won %d of %d pairs",
+	       on / 1000, off / 1000, off ? 100.0 * (off - on) / off : 0.0,
+	       wins, WAIT_PAIRS);
+	/*
+	 * In a guest the round-to-round noise (10-50%) is as large as the
+	 * effect, so only a clear loss fails: more than WAIT_TOLERANCE_PCT
+	 * over the sum of the NO_STEAL rounds together with a majority of
+	 * lost pairs.
+	 */
+	EXPECT_FALSE(on * 100 > off * (100 + WAIT_TOLERANCE_PCT) &&
+		     wins < WAIT_PAIRS / 2)
+		TH_LOG("STEAL raised the run-queue wait");
+}
+
+/*
+ * A CPU goes offline and online again during the overload: no splat, no
+ * runnable task left on the offline CPU, and stealing goes on.
+ */
+TEST_F(steal, hotplug)
+{
+	struct steal_stats a, b;
+	int splats, cycle, i, k, online[MAX_CPUS], n;
+	char path[96];
+	long before;
+
+	if (self->ncpu < 2)
+		SKIP(return, "needs two CPUs");
+	self->hot_cpu = self->cpus[self->ncpu - 1];
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 self->hot_cpu);
+	if (access(path, W_OK)) {
+		self->hot_cpu = -1;
+		SKIP(return, "cpu%d cannot go offline", self->cpus[self->ncpu - 1]);
+	}
+	splats = count_splats();
+	ASSERT_EQ(0, write_file(SCHEDSTATS_PATH, "1"));
+	ASSERT_EQ(0, set_steal(true));
+	ASSERT_LT(0, start_overload(&self->w, self->cpus, self->ncpu));
+	sleep(1);
+	ASSERT_EQ(self->ncpu, read_steal(&a));
+
+	for (cycle = 0; cycle < 5; cycle++) {
+		ASSERT_EQ(0, set_cpu_online(self->hot_cpu, false));
+		for (k = 0; k < 3; k++) {
+			usleep(100000);
+			n = online_cpus(online);
+			EXPECT_EQ(n, read_steal(&b));
+			EXPECT_FALSE(b.present[self->hot_cpu]);
+			for (i = 0; i < self->w.n; i++) {
+				char state = '?';
+				int cpu = task_cpu_state(self->w.pids[i], &state);
+
+				EXPECT_FALSE(state == 'R' && cpu == self->hot_cpu)
+					TH_LOG("task %d runnable on offline cpu%d",
+					       self->w.pids[i], cpu);
+			}
+		}
+		ASSERT_EQ(0, set_cpu_online(self->hot_cpu, true));
+		usleep(300000);
+	}
+	ASSERT_EQ(self->ncpu, read_steal(&b));
+	EXPECT_LT(total_stolen(&a), total_stolen(&b));
+
+	/* Still stealing after the last cycle. */
+	before = total_stolen(&b);
+	sleep(1);
+	ASSERT_EQ(self->ncpu, read_steal(&b));
+	EXPECT_LT(before, total_stolen(&b));
+	TH_LOG("stolen during hotplug: %ld, after: %ld",
+	       before - total_stolen(&a), total_stolen(&b) - before);
+
+	stop_all(&self->w);
+	self->hot_cpu = -1;
+	EXPECT_EQ(splats, count_splats());
+}
+
+static const char *why_skip(void)
+{
+	if (geteuid())
+		return "must be run as root";
+	if (access(FEATURES_PATH, R_OK))
+		return "no " FEATURES_PATH " (CONFIG_SCHED_DEBUG, debugfs)";
+	if (steal_feature() < 0)
+		return "no STEAL sched feature (CONFIG_SCHED_STEAL)";
+	if (access(STEAL_PATH, R_OK))
+		return "no " STEAL_PATH;
+	if (access(SCHEDSTATS_PATH, W_OK))
+		return "no " SCHEDSTATS_PATH " (CONFIG_SCHEDSTATS)";
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *why = why_skip();
+
+	if (why) {
+		ksft_print_header();
+		ksft_exit_skip("%s\n", why);
+	}
+	return test_harness_run(argc, argv);
+}
