@@ -65,3 +65,26 @@ cross_compile() {
 jobs() {
 	echo $(($(nproc) + 1))
 }
+
+# Print "SYMBOL (from FRAGMENT: want W, got G)" for every requested symbol
+# of the fragments $2... that CONFIG ($1) does not have.
+lost_symbols() {
+	config=$1
+	shift
+	for f in "$@"; do
+		while IFS= read -r line; do
+			case "$line" in
+			CONFIG_*=*)
+				sym=${line%%=*}
+				grep -qxF "$line" "$config" ||
+					echo "$sym (from $f: want ${line#*=}, got $(sed -n "s/^$sym=//p" "$config" | grep . || echo unset))"
+				;;
+			"# CONFIG_"*" is not set")
+				sym=${line#\# }
+				sym=${sym%% *}
+				! grep -q "^$sym=" "$config" || echo "$sym (from $f: want unset)"
+				;;
+			esac
+		done <"$f"
+	done
+}
