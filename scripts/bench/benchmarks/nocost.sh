@@ -1,17 +1,23 @@
 # shellcheck shell=sh disable=SC2034 # the BENCH_* variables are read by schedbench
-# summary: A/A noise floor with every knob at its default (hackbench -P -g 1)
+# summary: A/A noise floor, every knob at its default (hackbench, sched pipe)
 #
 # Sourced by schedbench.  Both settings are the same: each project knob
 # that exists is set to its default for the whole run.  A star here means the
 # method is broken (or the machine is drifting).  To compare against a
 # kernel without the series, run this on both kernels and give both sample
-# files to schedcmp.
+# files to schedcmp; scripts/bench-kernels does that with interleaved boots.
+# Parameters: hackbench-P-g1 (hackbench -P -g 1 -p, HACKBENCH_LOOPS) and,
+# where perf is installed, perf-sched-pipe (perf bench sched pipe, the
+# wake-up round trip of two tasks, PIPE_LOOPS; its total time in seconds).
 
 BENCH_UNIT=s
 BENCH_DIRECTION=lower
 BENCH_KNOB=
 BENCH_SETTINGS="A=- A2=-"
 BENCH_PARAMS=hackbench-P-g1
+if command -v perf >/dev/null 2>&1; then
+	BENCH_PARAMS="$BENCH_PARAMS perf-sched-pipe"
+fi
 
 nc_default() { # PATH VALUE
 	if [ -w "$1" ]; then
@@ -37,10 +43,21 @@ bench_init() {
 }
 
 bench_cmd() {
-	echo "hackbench -P -g 1 -p -l ${HACKBENCH_LOOPS:-200}"
+	case $1 in
+	perf-sched-pipe) echo "perf bench sched pipe -l ${PIPE_LOOPS:-10000}" ;;
+	*) echo "hackbench -P -g 1 -p -l ${HACKBENCH_LOOPS:-200}" ;;
+	esac
 }
 
 bench_run() {
-	nc_out=$(hackbench -P -g 1 -p -l "${HACKBENCH_LOOPS:-200}") || return 1
-	printf '%s\n' "$nc_out" | awk '$1 == "Time:" { v = $2 } END { if (v == "") exit 1; print v }'
+	case $1 in
+	perf-sched-pipe)
+		nc_out=$(perf bench sched pipe -l "${PIPE_LOOPS:-10000}") || return 1
+		printf '%s\n' "$nc_out" | awk '$1 == "Total" && $2 == "time:" { v = $3 } END { if (v == "") exit 1; print v }'
+		;;
+	*)
+		nc_out=$(hackbench -P -g 1 -p -l "${HACKBENCH_LOOPS:-200}") || return 1
+		printf '%s\n' "$nc_out" | awk '$1 == "Time:" { v = $2 } END { if (v == "") exit 1; print v }'
+		;;
+	esac
 }
