@@ -5,8 +5,9 @@
  * v6.12 exposes PELT, capacity and util_est only through bare tracepoints
  * (DECLARE_TRACE in include/trace/events/sched.h): they have no trace event,
  * so tracefs and trace-cmd cannot record them.  This module attaches a probe
- * to each and emits a trace event with documented fields (system
- * "sched_events", see Documentation/tracing.rst of the project).
+ * to each, and to the bare tracepoints the schedstack series adds (averaged
+ * thermal pressure, STEAL), and emits a trace event with documented fields
+ * (system "sched_events", see Documentation/tracing.rst of the project).
  *
  * Layouts.  The tracepoints pass struct rq, cfs_rq, sched_entity and
  * root_domain pointers, whose layouts are private to kernel/sched/sched.h.
@@ -175,6 +176,24 @@ static void probe_nr_running(void *data, struct rq *rq, int change)
 	trace_nr_running(cpu_of(rq), change, READ_ONCE(rq->nr_running));
 }
 
+/*
+ * The series' own tracepoints pass plain values and the task, so these
+ * probes read no private layout.  Their prototypes are copied from
+ * include/trace/events/sched.h of the series: the module also builds
+ * against a tree without it, where the lookup below finds no tracepoint.
+ */
+static void probe_thermal_pressure(void *data, int cpu, unsigned long instant,
+				   unsigned long avg)
+{
+	trace_thermal_pressure(cpu, instant, avg);
+}
+
+static void probe_steal(void *data, struct task_struct *p, int src_cpu,
+			int dst_cpu)
+{
+	trace_steal(p, src_cpu, dst_cpu);
+}
+
 struct sched_events_probe {
 	const char *tp_name;	/* the bare tracepoint */
 	const char *event;	/* our trace event */
@@ -196,6 +215,8 @@ enum {
 	SE_UTIL_EST_CFS,
 	SE_UTIL_EST_SE,
 	SE_NR_RUNNING,
+	SE_THERMAL_PRESSURE,
+	SE_STEAL,
 	SE_NR_PROBES
 };
 
@@ -214,6 +235,8 @@ static struct sched_events_probe sched_events_probes[SE_NR_PROBES] = {
 	SE_PROBE(SE_UTIL_EST_CFS,	"sched_util_est_cfs_tp",	util_est_cfs),
 	SE_PROBE(SE_UTIL_EST_SE,	"sched_util_est_se_tp",		util_est_se),
 	SE_PROBE(SE_NR_RUNNING,		"sched_update_nr_running_tp",	nr_running),
+	SE_PROBE(SE_THERMAL_PRESSURE,	"sched_thermal_pressure_tp",	thermal_pressure),
+	SE_PROBE(SE_STEAL,		"sched_steal_tp",		steal),
 };
 
 /* Serialises attaching and detaching; taken before the tracepoint mutex. */
@@ -285,6 +308,8 @@ SCHED_EVENTS_DEFINE_REGFUNCS(overutilized, SE_OVERUTILIZED)
 SCHED_EVENTS_DEFINE_REGFUNCS(util_est_cfs, SE_UTIL_EST_CFS)
 SCHED_EVENTS_DEFINE_REGFUNCS(util_est_se, SE_UTIL_EST_SE)
 SCHED_EVENTS_DEFINE_REGFUNCS(nr_running, SE_NR_RUNNING)
+SCHED_EVENTS_DEFINE_REGFUNCS(thermal_pressure, SE_THERMAL_PRESSURE)
+SCHED_EVENTS_DEFINE_REGFUNCS(steal, SE_STEAL)
 
 static void sched_events_lookup(struct tracepoint *tp, void *priv)
 {
@@ -295,10 +320,25 @@ static void sched_events_lookup(struct tracepoint *tp, void *priv)
 			sched_events_probes[i].tp = tp;
 }
 
+/*
+ * Built against the series, check the probes of its tracepoints against
+ * their prototypes.  __same_type() is not evaluated: no symbol is referenced,
+ * so the module still loads on a kernel that lacks the tracepoint.
+ */
+#define SE_CHECK_PROBE(tp, probe)					\
+	BUILD_BUG_ON(!__same_type(&register_trace_##tp,			\
+				  int (*)(typeof(probe) *, void *)))
+
 static int __init sched_events_init(void)
 {
 	int i, found = 0;
 
+#ifdef SCHED_THERMAL_DECAY_MS_MAX	/* the series' kernel/sched/thermal_pressure.h */
+	SE_CHECK_PROBE(sched_thermal_pressure_tp, probe_thermal_pressure);
+#endif
+#ifdef CONFIG_SCHED_STEAL
+	SE_CHECK_PROBE(sched_steal_tp, probe_steal);
+#endif
 	for_each_kernel_tracepoint(sched_events_lookup, NULL);
 	for (i = 0; i < SE_NR_PROBES; i++) {
 		struct sched_events_probe *p = &sched_events_probes[i];

@@ -38,6 +38,8 @@ SCHED_EVENTS_REGFUNCS(overutilized);
 SCHED_EVENTS_REGFUNCS(util_est_cfs);
 SCHED_EVENTS_REGFUNCS(util_est_se);
 SCHED_EVENTS_REGFUNCS(nr_running);
+SCHED_EVENTS_REGFUNCS(thermal_pressure);
+SCHED_EVENTS_REGFUNCS(steal);
 #endif
 
 /* PELT signals of a CFS runqueue (the root one or a task group's). */
@@ -285,6 +287,64 @@ TRACE_EVENT_FN(nr_running,
 		  __entry->cpu, __entry->change, __entry->nr_running),
 
 	sched_events_reg_nr_running, sched_events_unreg_nr_running
+);
+
+/*
+ * The series' averaged thermal pressure of a CPU: the capacity its policy's
+ * max-frequency cap takes now (instant) and the average the scheduler uses
+ * (avg: equal to instant when kernel.sched_thermal_decay_ms is 0).  Fires
+ * when cpufreq changes the cap and whenever the average moves.
+ */
+TRACE_EVENT_FN(thermal_pressure,
+
+	TP_PROTO(int cpu, unsigned long instant, unsigned long avg),
+
+	TP_ARGS(cpu, instant, avg),
+
+	TP_STRUCT__entry(
+		__field(int,		cpu)
+		__field(unsigned long,	instant)
+		__field(unsigned long,	avg)
+	),
+
+	TP_fast_assign(
+		__entry->cpu		= cpu;
+		__entry->instant	= instant;
+		__entry->avg		= avg;
+	),
+
+	TP_printk("cpu=%d instant=%lu avg=%lu",
+		  __entry->cpu, __entry->instant, __entry->avg),
+
+	sched_events_reg_thermal_pressure, sched_events_unreg_thermal_pressure
+);
+
+/* STEAL: idle CPU dst_cpu took a waiting task from overloaded src_cpu. */
+TRACE_EVENT_FN(steal,
+
+	TP_PROTO(const struct task_struct *p, int src_cpu, int dst_cpu),
+
+	TP_ARGS(p, src_cpu, dst_cpu),
+
+	TP_STRUCT__entry(
+		__array(char,		comm,	TASK_COMM_LEN)
+		__field(pid_t,		pid)
+		__field(int,		src_cpu)
+		__field(int,		dst_cpu)
+	),
+
+	TP_fast_assign(
+		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
+		__entry->pid		= p->pid;
+		__entry->src_cpu	= src_cpu;
+		__entry->dst_cpu	= dst_cpu;
+	),
+
+	TP_printk("comm=%s pid=%d src_cpu=%d dst_cpu=%d",
+		  __entry->comm, __entry->pid, __entry->src_cpu,
+		  __entry->dst_cpu),
+
+	sched_events_reg_steal, sched_events_unreg_steal
 );
 
 #endif /* _SCHED_EVENTS_TRACE_H */
