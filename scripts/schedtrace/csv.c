@@ -121,6 +121,25 @@ static int csv_capacity(const char *dir, const struct trace *tr)
 	return close_out(g, "hw_pressure.csv");
 }
 
+static int csv_thermal(const char *dir, const struct trace *tr)
+{
+	FILE *f = open_out(dir, "thermal.csv");
+	size_t k;
+	int i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "cpu,time_s,instant,avg\n");
+	for (i = 0; i < tr->nr_cpus; i++)
+		for (k = 0; k < tr->cpus[i].ntherm; k++) {
+			const struct therm_sample *s = &tr->cpus[i].therm[k];
+
+			fprintf(f, "%d,%.6f,%lu,%lu\n", i, s->t, s->instant,
+				s->avg);
+		}
+	return close_out(f, "thermal.csv");
+}
+
 static int csv_cpus(const char *dir, const struct trace *tr)
 {
 	FILE *f = open_out(dir, "cpus.csv");
@@ -128,10 +147,11 @@ static int csv_cpus(const char *dir, const struct trace *tr)
 
 	if (!f)
 		return -1;
-	fprintf(f, "cpu,migrations_in,migrations_out,steals\n");
+	fprintf(f, "cpu,migrations_in,migrations_out,steals,stolen_from\n");
 	for (i = 0; i < tr->nr_cpus; i++)
-		fprintf(f, "%d,%lu,%lu,%lu\n", i, tr->cpus[i].migrations_in,
-			tr->cpus[i].migrations_out, tr->cpus[i].steals);
+		fprintf(f, "%d,%lu,%lu,%lu,%lu\n", i, tr->cpus[i].migrations_in,
+			tr->cpus[i].migrations_out, tr->cpus[i].steals,
+			tr->cpus[i].stolen_from);
 	return close_out(f, "cpus.csv");
 }
 
@@ -149,6 +169,8 @@ int report_csv(const char *dir, const struct trace *tr,
 	if ((o->have & NEED_FREQ) && csv_freq(dir, tr))
 		return -1;
 	if ((o->have & NEED_CAPACITY) && csv_capacity(dir, tr))
+		return -1;
+	if ((o->have & NEED_THERMAL) && csv_thermal(dir, tr))
 		return -1;
 	if (csv_cpus(dir, tr))
 		return -1;

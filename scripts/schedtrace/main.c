@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * schedtrace: reduce a trace.dat recorded with trace-cmd to per-task util
- * ramps and per-CPU frequency, capacity, pressure, migration and steal
- * figures.  See Documentation/tracing.rst.
+ * ramps and per-CPU frequency, capacity, pressure (hw and the series'
+ * averaged thermal pressure), migration and steal figures.  See
+ * Documentation/tracing.rst.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -22,13 +23,15 @@ static void usage(FILE *f)
 "  -r, --ramp-from U      only ramps starting at util U or below (e.g. 50\n"
 "                         for ramps from rest; default: any)\n"
 "  -p, --pid PID          only this task\n"
-"  -c, --comm NAME        only tasks with this comm\n"
+"  -c, --comm NAME        only tasks whose comm matches NAME, a shell\n"
+"                         pattern (e.g. 'hog-*')\n"
 "  -o, --out DIR          write CSV files and summary.json into DIR\n"
 "  -g, --plot             with --out, also util.png, freq.png, pressure.png\n"
 "  -j, --json             print the summary as JSON instead of text\n"
 "  -n, --need LIST        analyses that must be possible, comma separated:\n"
-"                         util,freq,capacity,migrations,steal (default:\n"
-"                         those the trace has events for; at least one)\n"
+"                         util,freq,capacity,migrations,steal,thermal\n"
+"                         (default: those the trace has events for; at\n"
+"                         least one)\n"
 "  -h, --help\n");
 }
 
@@ -37,7 +40,8 @@ static int parse_need(const char *arg, unsigned int *need)
 	static const struct { const char *name; unsigned int bit; } names[] = {
 		{ "util", NEED_UTIL }, { "freq", NEED_FREQ },
 		{ "capacity", NEED_CAPACITY }, { "migrations", NEED_MIGRATIONS },
-		{ "steal", NEED_STEAL }, { "all", NEED_ALL },
+		{ "steal", NEED_STEAL }, { "thermal", NEED_THERMAL },
+		{ "all", NEED_ALL },
 	};
 	char buf[256], *tok, *save = NULL;
 	size_t i;

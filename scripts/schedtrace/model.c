@@ -45,6 +45,7 @@ void trace_free(struct trace *tr)
 		free(tr->cpus[i].freq);
 		free(tr->cpus[i].cap);
 		free(tr->cpus[i].hw);
+		free(tr->cpus[i].therm);
 	}
 	free(tr->cpus);
 	memset(tr, 0, sizeof(*tr));
@@ -109,4 +110,11 @@ void cpu_add_hw(struct cpu *c, double t, unsigned long pressure)
 	c->hw[c->nhw].t = t;
 	c->hw[c->nhw].pressure = pressure;
 	c->nhw++;
+}
+
+void cpu_add_therm(struct cpu *c, const struct therm_sample *s)
+{
+	c->therm = grow(c->therm, &c->captherm, c->ntherm + 1,
+			sizeof(*c->therm));
+	c->therm[c->ntherm++] = *s;
 }

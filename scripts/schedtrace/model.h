@@ -34,6 +34,12 @@ struct cap_sample {
 	unsigned long capacity, capacity_orig, pressure;
 };
 
+/* sched_events:thermal_pressure: the cap's pressure now and its average. */
+struct therm_sample {
+	double t;
+	unsigned long instant, avg;
+};
+
 struct cpu {
 	struct freq_event *freq;
 	size_t nfreq, capfreq;
@@ -41,8 +47,11 @@ struct cpu {
 	size_t ncap, capcap;
 	struct cap_sample *hw;		/* pressure = pelt_hw util */
 	size_t nhw, caphw;
+	struct therm_sample *therm;
+	size_t ntherm, captherm;
 	unsigned long migrations_in, migrations_out;
-	unsigned long steals;
+	unsigned long steals;		/* tasks this CPU stole */
+	unsigned long stolen_from;	/* tasks stolen from it */
 };
 
 struct trace {
@@ -53,6 +62,7 @@ struct trace {
 	size_t ntasks, captasks;
 	/* records seen per event kind, to name what is missing */
 	unsigned long n_pelt_se, n_freq, n_cap, n_hw, n_migrate, n_steal;
+	unsigned long n_therm;
 };
 
 void trace_init(struct trace *tr, int nr_cpus);
@@ -63,5 +73,6 @@ void task_add(struct task *tk, const struct util_sample *s);
 void cpu_add_freq(struct cpu *c, double t, unsigned long khz);
 void cpu_add_cap(struct cpu *c, const struct cap_sample *s);
 void cpu_add_hw(struct cpu *c, double t, unsigned long pressure);
+void cpu_add_therm(struct cpu *c, const struct therm_sample *s);
 
 #endif

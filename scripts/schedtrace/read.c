@@ -11,14 +11,10 @@
 
 #include "read.h"
 
-#define MAX_STEAL_EVENTS 8
-
 struct reader {
 	struct tep_handle *tep;
 	struct trace *tr;
-	struct tep_event *pelt_se, *freq, *cap, *hw, *migrate;
-	struct tep_event *steal[MAX_STEAL_EVENTS];
-	int nsteal;
+	struct tep_event *pelt_se, *freq, *cap, *hw, *migrate, *steal, *therm;
 	unsigned long long t0;
 	int have_t0;
 	unsigned long records;
@@ -36,7 +32,9 @@ const char *need_events(unsigned int need)
 	case NEED_MIGRATIONS:
 		return "sched:sched_migrate_task";
 	case NEED_STEAL:
-		return "a steal event (sched:*steal* or sched_events:*steal*)";
+		return "sched_events:steal";
+	case NEED_THERMAL:
+		return "sched_events:thermal_pressure";
 	default:
 		return "?";
 	}
@@ -52,10 +50,11 @@ static unsigned long long field(struct tep_event *ev, struct tep_record *rec,
 	return v;
 }
 
+/* A task's comm, with control characters (from /proc/PID/comm) as '?'. */
 static void comm_of(struct tep_event *ev, struct tep_record *rec,
 		    const char *name, char *comm)
 {
-	int len = 0;
+	int len = 0, i;
 	const char *p = tep_get_field_raw(NULL, ev, name, rec, &len, 0);
 
 	comm[0] = '\0';
@@ -65,6 +64,9 @@ static void comm_of(struct tep_event *ev, struct tep_record *rec,
 		len = COMM_LEN - 1;
 	memcpy(comm, p, len);
 	comm[len] = '\0';
+	for (i = 0; comm[i]; i++)
+		if ((unsigned char)comm[i] < 0x20 || comm[i] == 0x7f)
+			comm[i] = '?';
 }
 
 static int bad_record(const char *what)
@@ -79,12 +81,13 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 {
 	struct reader *rd = data;
 	struct trace *tr = rd->tr;
-	int id = tep_data_type(rd->tep, rec), ok = 1, i;
+	int id = tep_data_type(rd->tep, rec), ok = 1;
 	char comm[COMM_LEN];
 	struct cpu *c;
 	double t;
 
 	(void)h;
+	(void)rcpu;
 	if (!rd->have_t0) {
 		rd->t0 = rec->ts;
 		rd->have_t0 = 1;
@@ -160,39 +163,34 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 		c = trace_cpu(tr, to);
 		if (c)
 			c->migrations_in++;
-	} else {
-		for (i = 0; i < rd->nsteal; i++) {
-			struct tep_event *ev = rd->steal[i];
-			unsigned long long cpu;
+	} else if (rd->steal && id == rd->steal->id) {
+		int src = (int)field(rd->steal, rec, "src_cpu", &ok);
+		int dst = (int)field(rd->steal, rec, "dst_cpu", &ok);
 
-			if (id != ev->id)
-				continue;
-			/* the stealing CPU: a field if there is one */
-			if (tep_get_field_val(NULL, ev, "dst_cpu", rec, &cpu, 0) &&
-			    tep_get_field_val(NULL, ev, "cpu", rec, &cpu, 0))
-				cpu = rcpu;
-			tr->n_steal++;
-			c = trace_cpu(tr, (int)cpu);
-			if (c)
-				c->steals++;
-		}
+		if (!ok)
+			return bad_record("sched_events:steal");
+		tr->n_steal++;
+		c = trace_cpu(tr, dst);
+		if (c)
+			c->steals++;
+		c = trace_cpu(tr, src);
+		if (c)
+			c->stolen_from++;
+	} else if (rd->therm && id == rd->therm->id) {
+		struct therm_sample s;
+		int cpu = (int)field(rd->therm, rec, "cpu", &ok);
+
+		s.t = t;
+		s.instant = field(rd->therm, rec, "instant", &ok);
+		s.avg = field(rd->therm, rec, "avg", &ok);
+		if (!ok)
+			return bad_record("sched_events:thermal_pressure");
+		tr->n_therm++;
+		c = trace_cpu(tr, cpu);
+		if (c)
+			cpu_add_therm(c, &s);
 	}
 	return 0;
-}
-
-static void find_steal(struct reader *rd)
-{
-	struct tep_event **all = tep_list_events(rd->tep, TEP_EVENT_SORT_ID);
-	int i;
-
-	for (i = 0; all && all[i] && rd->nsteal < MAX_STEAL_EVENTS; i++) {
-		struct tep_event *ev = all[i];
-
-		if ((!strcmp(ev->system, "sched") ||
-		     !strcmp(ev->system, "sched_events")) &&
-		    strstr(ev->name, "steal"))
-			rd->steal[rd->nsteal++] = ev;
-	}
 }
 
 /*
@@ -242,8 +240,10 @@ static unsigned int have_mask(const struct reader *rd)
 		have |= NEED_CAPACITY;
 	if (rd->migrate)
 		have |= NEED_MIGRATIONS;
-	if (rd->nsteal)
+	if (rd->steal)
 		have |= NEED_STEAL;
+	if (rd->therm)
+		have |= NEED_THERMAL;
 	return have;
 }
 
@@ -284,7 +284,9 @@ int trace_read(const char *path, unsigned int want, int strict,
 	rd.cap = tep_find_event_by_name(rd.tep, "sched_events", "cpu_capacity");
 	rd.hw = tep_find_event_by_name(rd.tep, "sched_events", "pelt_hw");
 	rd.migrate = tep_find_event_by_name(rd.tep, "sched", "sched_migrate_task");
-	find_steal(&rd);
+	rd.steal = tep_find_event_by_name(rd.tep, "sched_events", "steal");
+	rd.therm = tep_find_event_by_name(rd.tep, "sched_events",
+					  "thermal_pressure");
 
 	*have = have_mask(&rd) & want;
 	missing = want & ~*have;

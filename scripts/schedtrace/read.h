@@ -11,8 +11,9 @@ enum need {
 	NEED_FREQ = 1 << 1,		/* power:cpu_frequency */
 	NEED_CAPACITY = 1 << 2,		/* sched_events:cpu_capacity */
 	NEED_MIGRATIONS = 1 << 3,	/* sched:sched_migrate_task */
-	NEED_STEAL = 1 << 4,		/* any sched / sched_events *steal* */
-	NEED_ALL = (1 << 5) - 1,
+	NEED_STEAL = 1 << 4,		/* sched_events:steal */
+	NEED_THERMAL = 1 << 5,		/* sched_events:thermal_pressure */
+	NEED_ALL = (1 << 6) - 1,
 };
 
 /*

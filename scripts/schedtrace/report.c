@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* schedtrace: text and JSON summaries. */
+#include <fnmatch.h>
 #include <string.h>
 
 #include "read.h"
@@ -7,12 +8,13 @@
 #include "stats.h"
 
 #define MAX_FREQS 64
+#define MAX_STEPS 16
 
 int task_selected(const struct options *o, const struct task *tk)
 {
 	if (o->pid && tk->pid != o->pid)
 		return 0;
-	if (o->comm && strcmp(o->comm, tk->comm))
+	if (o->comm && fnmatch(o->comm, tk->comm, 0))
 		return 0;
 	return tk->n > 0;
 }
@@ -54,6 +56,28 @@ static void text_tasks(FILE *f, const struct trace *tr, const struct options *o)
 	}
 }
 
+static void text_thermal(FILE *f, const struct trace *tr, const struct cpu *c)
+{
+	struct therm_step st[MAX_STEPS];
+	struct summary in, avg;
+	size_t k, n;
+
+	therm_summary(c->therm, c->ntherm, THERM_INSTANT, tr->t_end, &in);
+	therm_summary(c->therm, c->ntherm, THERM_AVG, tr->t_end, &avg);
+	fprintf(f, "  thermal pressure instant min %lu mean %.0f max %lu; "
+		"avg min %lu mean %.0f max %lu\n", in.min, in.mean, in.max,
+		avg.min, avg.mean, avg.max);
+	n = therm_steps(c->therm, c->ntherm, st, MAX_STEPS);
+	for (k = 0; k < n; k++) {
+		fprintf(f, "    step at %.6f s, avg %lu -> %lu: ", st[k].t,
+			st[k].from, st[k].to);
+		if (st[k].half >= 0)
+			fprintf(f, "half way after %.1f ms\n", st[k].half * 1e3);
+		else
+			fprintf(f, "not half way by the next step or the end\n");
+	}
+}
+
 static void text_cpus(FILE *f, const struct trace *tr, const struct options *o)
 {
 	struct residency res[MAX_FREQS];
@@ -70,7 +94,8 @@ static void text_cpus(FILE *f, const struct trace *tr, const struct options *o)
 			fprintf(f, " migrations in %lu out %lu", c->migrations_in,
 				c->migrations_out);
 		if (o->have & NEED_STEAL)
-			fprintf(f, " steals %lu", c->steals);
+			fprintf(f, " steals %lu stolen from it %lu", c->steals,
+				c->stolen_from);
 		fputc('\n', f);
 		if ((o->have & NEED_CAPACITY) && c->ncap) {
 			cap_summary(c->cap, c->ncap, CAP_CAPACITY, tr->t_end, &cap);
@@ -80,6 +105,8 @@ static void text_cpus(FILE *f, const struct trace *tr, const struct options *o)
 				cap.min, cap.mean, cap.max, c->cap[c->ncap - 1].capacity_orig,
 				pres.min, pres.mean, pres.max);
 		}
+		if ((o->have & NEED_THERMAL) && c->ntherm)
+			text_thermal(f, tr, c);
 		if (!(o->have & NEED_FREQ))
 			continue;
 		n = freq_residency(c->freq, c->nfreq, tr->t_end, res, MAX_FREQS,
@@ -148,11 +175,35 @@ static void json_tasks(FILE *f, const struct trace *tr, const struct options *o)
 	fprintf(f, "\n  ],\n");
 }
 
+/* ", NAME: {...}": a summary as the next member of an object. */
 static void json_summary(FILE *f, const char *name, const struct summary *s)
 {
-	fprintf(f, "\"%s\": {\"samples\": %zu, \"min\": %lu, \"mean\": %.1f, "
+	fprintf(f, ", \"%s\": {\"samples\": %zu, \"min\": %lu, \"mean\": %.1f, "
 		"\"max\": %lu, \"last\": %lu}", name, s->n, s->min, s->mean,
 		s->max, s->last);
+}
+
+static void json_thermal(FILE *f, const struct trace *tr, const struct cpu *c)
+{
+	struct therm_step st[MAX_STEPS];
+	struct summary s;
+	size_t k, n;
+
+	therm_summary(c->therm, c->ntherm, THERM_INSTANT, tr->t_end, &s);
+	json_summary(f, "thermal_instant", &s);
+	therm_summary(c->therm, c->ntherm, THERM_AVG, tr->t_end, &s);
+	json_summary(f, "thermal_avg", &s);
+	n = therm_steps(c->therm, c->ntherm, st, MAX_STEPS);
+	fprintf(f, ", \"thermal_steps\": [");
+	for (k = 0; k < n; k++) {
+		fprintf(f, "%s{\"t_s\": %.6f, \"from\": %lu, \"to\": %lu, ",
+			k ? ", " : "", st[k].t, st[k].from, st[k].to);
+		if (st[k].half >= 0)
+			fprintf(f, "\"half_ms\": %.3f}", st[k].half * 1e3);
+		else
+			fprintf(f, "\"half_ms\": null}");
+	}
+	fprintf(f, "]");
 }
 
 static void json_cpu(FILE *f, const struct trace *tr, const struct options *o,
@@ -169,15 +220,16 @@ static void json_cpu(FILE *f, const struct trace *tr, const struct options *o,
 		fprintf(f, ", \"migrations_in\": %lu, \"migrations_out\": %lu",
 			c->migrations_in, c->migrations_out);
 	if (o->have & NEED_STEAL)
-		fprintf(f, ", \"steals\": %lu", c->steals);
+		fprintf(f, ", \"steals\": %lu, \"stolen_from\": %lu", c->steals,
+			c->stolen_from);
 	if (o->have & NEED_CAPACITY) {
-		fprintf(f, ", ");
 		cap_summary(c->cap, c->ncap, CAP_CAPACITY, tr->t_end, &s);
 		json_summary(f, "capacity", &s);
-		fprintf(f, ", ");
 		cap_summary(c->cap, c->ncap, CAP_PRESSURE, tr->t_end, &s);
 		json_summary(f, "pressure", &s);
 	}
+	if (o->have & NEED_THERMAL)
+		json_thermal(f, tr, c);
 	if (o->have & NEED_FREQ) {
 		n = freq_residency(c->freq, c->nfreq, tr->t_end, res, MAX_FREQS,
 				   &unknown);

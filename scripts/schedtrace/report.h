@@ -16,7 +16,7 @@ struct options {
 	int nfractions;
 	unsigned long ramp_from;	/* only ramps from this util or below */
 	int pid;			/* 0: every task */
-	const char *comm;		/* NULL: every task */
+	const char *comm;		/* a pattern, NULL: every task */
 	int json;			/* summary as JSON on stdout */
 	int plot;
 	unsigned int have;		/* analyses the trace allows */

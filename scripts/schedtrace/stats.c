@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* schedtrace: statistics on the series. */
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,44 +98,134 @@ size_t freq_residency(const struct freq_event *ev, size_t n, double t_end,
 	return nout;
 }
 
-static unsigned long cap_value(const struct cap_sample *s, enum cap_field f)
+/*
+ * Summary of a step series: n samples of size bytes at base, each with a
+ * double time at t_off and an unsigned long value at v_off.  Each value
+ * holds until the next sample; the last one until t_end.
+ */
+static void step_summary(const void *base, size_t n, size_t size,
+			 size_t t_off, size_t v_off, double t_end,
+			 struct summary *out)
 {
-	switch (f) {
-	case CAP_CAPACITY:
-		return s->capacity;
-	case CAP_ORIG:
-		return s->capacity_orig;
-	default:
-		return s->pressure;
-	}
-}
-
-/* Each value holds until the next sample; the last one until t_end. */
-void cap_summary(const struct cap_sample *s, size_t n, enum cap_field f,
-		 double t_end, struct summary *out)
-{
-	double area = 0, span;
+	const char *p = base;
+	double area = 0, span, t0 = 0;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->n = n;
-	if (!n)
-		return;
-	out->min = out->max = cap_value(&s[0], f);
 	for (i = 0; i < n; i++) {
-		unsigned long v = cap_value(&s[i], f);
-		double end = i + 1 < n ? s[i + 1].t : t_end;
+		const char *rec = p + i * size;
+		double t = *(const double *)(rec + t_off);
+		unsigned long v = *(const unsigned long *)(rec + v_off);
+		double end = i + 1 < n ?
+			*(const double *)(rec + size + t_off) : t_end;
 
+		if (!i) {
+			t0 = t;
+			out->min = out->max = v;
+		}
 		if (v < out->min)
 			out->min = v;
 		if (v > out->max)
 			out->max = v;
-		if (end > s[i].t)
-			area += (double)v * (end - s[i].t);
+		if (end > t)
+			area += (double)v * (end - t);
+		out->last = v;
 	}
-	out->last = cap_value(&s[n - 1], f);
-	span = t_end - s[0].t;
+	span = t_end - t0;
 	out->mean = span > 0 ? area / span : (double)out->last;
+}
+
+void cap_summary(const struct cap_sample *s, size_t n, enum cap_field f,
+		 double t_end, struct summary *out)
+{
+	size_t v_off = f == CAP_CAPACITY ? offsetof(struct cap_sample, capacity) :
+		       f == CAP_ORIG ? offsetof(struct cap_sample, capacity_orig) :
+		       offsetof(struct cap_sample, pressure);
+
+	step_summary(s, n, sizeof(*s), offsetof(struct cap_sample, t), v_off,
+		     t_end, out);
+}
+
+void therm_summary(const struct therm_sample *s, size_t n, enum therm_field f,
+		   double t_end, struct summary *out)
+{
+	size_t v_off = f == THERM_INSTANT ? offsetof(struct therm_sample, instant) :
+		       offsetof(struct therm_sample, avg);
+
+	step_summary(s, n, sizeof(*s), offsetof(struct therm_sample, t), v_off,
+		     t_end, out);
+}
+
+/* How far avg still is from the step's new pressure. */
+static double therm_left(const struct therm_step *st, unsigned long avg)
+{
+	return fabs((double)st->to - (double)avg);
+}
+
+/*
+ * When the distance left went from a (at ta) to b (at tb) through the value
+ * x: on an exponential, log(distance) is linear in time, which holds however
+ * far apart the samples are (a guest's vCPU may not run for a while).
+ */
+static double therm_cross(double ta, double a, double tb, double b, double x)
+{
+	double f = a > 0 && b > 0 ? (log(a) - log(x)) / (log(a) - log(b)) :
+				    (a - x) / (a - b);
+
+	return ta + (tb - ta) * f;
+}
+
+/*
+ * The steps of the instantaneous pressure (a cap set or lifted) and, for
+ * each, the time the average took to go half the way from its value at the
+ * step to the new pressure: one halflife of sched_thermal_decay_ms, 0 with
+ * no decay.  The kernel brings the average up to date under the old cap
+ * before it reports the new one, so the step's sample carries the average
+ * from before the step, unless there is no decay (then it is already the
+ * new pressure and the previous sample's is taken).  The first sample is a
+ * step when its average is on the way to its pressure: the cap came before,
+ * but an exponential takes one halflife to go half the way from any point.
+ * The crossing is interpolated between the samples around it along the
+ * exponential (therm_cross()).  Steps of less than THERM_MIN_STEP are
+ * skipped.  Returns the number of entries in
+ * out.
+ */
+size_t therm_steps(const struct therm_sample *s, size_t n,
+		   struct therm_step *out, size_t max)
+{
+	size_t i, j, nout = 0;
+
+	for (i = 0; i < n && nout < max; i++) {
+		struct therm_step *st = &out[nout];
+		double half;
+
+		if (i ? s[i].instant == s[i - 1].instant :
+			s[i].instant == s[i].avg)
+			continue;
+		st->t = s[i].t;
+		st->from = s[i].avg != s[i].instant || !i ? s[i].avg :
+			   s[i - 1].avg;
+		st->to = s[i].instant;
+		st->half = -1;
+		if (st->to + THERM_MIN_STEP > st->from &&
+		    st->from + THERM_MIN_STEP > st->to)
+			continue;
+		nout++;
+		half = therm_left(st, st->from) / 2;
+		for (j = i; j < n && s[j].instant == st->to; j++) {
+			double b = therm_left(st, s[j].avg), a;
+
+			if (b > half)
+				continue;
+			a = j > i ? therm_left(st, s[j - 1].avg) : b;
+			st->half = a > b ?
+				therm_cross(s[j - 1].t, a, s[j].t, b, half) - st->t :
+				s[j].t - st->t;
+			break;
+		}
+	}
+	return nout;
 }
 
 unsigned long util_max(const struct util_sample *s, size_t n)

@@ -48,6 +48,25 @@ struct summary {
 enum cap_field { CAP_CAPACITY, CAP_ORIG, CAP_PRESSURE };
 void cap_summary(const struct cap_sample *s, size_t n, enum cap_field f,
 		 double t_end, struct summary *out);
+enum therm_field { THERM_INSTANT, THERM_AVG };
+void therm_summary(const struct therm_sample *s, size_t n, enum therm_field f,
+		   double t_end, struct summary *out);
+
+/* How the averaged thermal pressure followed a step of the cap. */
+struct therm_step {
+	double t;		/* when the instantaneous pressure changed */
+	unsigned long from;	/* the average at the step */
+	unsigned long to;	/* the new instantaneous pressure */
+	double half;		/* s until the average covered half the way;
+				 * negative: not before the next step or the
+				 * end of the trace */
+};
+
+/* steps smaller than this (capacity units) are not reported */
+#define THERM_MIN_STEP 4
+
+size_t therm_steps(const struct therm_sample *s, size_t n,
+		   struct therm_step *out, size_t max);
 unsigned long util_max(const struct util_sample *s, size_t n);
 
 void json_string(FILE *f, const char *s);

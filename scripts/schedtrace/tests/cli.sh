@@ -38,6 +38,7 @@ expect 2 "ramp-from wants" --ramp-from -1 x.dat
 expect 2 "needs --out" --plot x.dat
 expect 2 "unknown analysis 'bogus'" --need util,bogus x.dat
 expect 1 "No such file or directory" "$tmp/missing.dat"
+expect 1 "No such file or directory" --need thermal,steal "$tmp/missing.dat"
 expect 1 "not a regular file" "$tmp"
 printf 'hello\n' >"$tmp/text.dat"
 expect 1 "not a trace.dat file" "$tmp/text.dat"

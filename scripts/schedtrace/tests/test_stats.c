@@ -183,10 +183,104 @@ static void test_cap_summary(void)
 	CHECK(m.n == 0 && m.max == 0, "empty");
 }
 
+/* A cap worth p from t = 1 s, lifted at t = 2 s, halflife h, ticks dt. */
+static size_t therm_closed_form(struct therm_sample *s, size_t max,
+				unsigned long p, double h, double dt)
+{
+	double t, lifted_at = 0;
+	size_t n = 0;
+
+	for (t = 0.5; t < 3.0 && n < max; t += dt) {
+		struct therm_sample *x = &s[n++];
+
+		x->t = t;
+		if (t < 1.0) {
+			x->instant = x->avg = 0;
+		} else if (t < 2.0) {
+			x->instant = p;
+			x->avg = (unsigned long)(p * (1 - pow(0.5, (t - 1.0) / h)) + 0.5);
+			lifted_at = x->avg;
+		} else {
+			x->instant = 0;
+			x->avg = (unsigned long)(lifted_at * pow(0.5, (t - 2.0) / h) + 0.5);
+		}
+	}
+	return n;
+}
+
+static void test_therm_steps(void)
+{
+	static struct therm_sample s[1000];
+	struct therm_step st[4];
+	struct summary m;
+	size_t n, k;
+
+	n = therm_closed_form(s, 1000, 542, 0.25, 0.004);
+	k = therm_steps(s, n, st, 4);
+	CHECK(k == 2, "two steps, got %zu", k);
+	CHECK(near(st[0].t, 1.0, 0.004) && st[0].from == 0 && st[0].to == 542,
+	      "cap: at %.3f from %lu to %lu", st[0].t, st[0].from, st[0].to);
+	CHECK(near(st[0].half, 0.25, 0.005), "cap: half after %.4f s", st[0].half);
+	CHECK(st[1].to == 0 && st[1].from > 500, "lift: from %lu to %lu",
+	      st[1].from, st[1].to);
+	CHECK(near(st[1].half, 0.25, 0.005), "lift: half after %.4f s", st[1].half);
+
+	/* samples 0.1 s and 0.3 s after the cap only: still one halflife */
+	n = therm_closed_form(s, 1000, 542, 0.25, 0.004);
+	for (k = 0; k < n && !s[k].instant; k++)
+		;
+	s[k + 1] = s[k + 25];
+	s[k + 2] = s[k + 75];
+	s[k + 3] = s[n - 1];
+	CHECK(therm_steps(s, k + 3, st, 4) == 1 && near(st[0].half, 0.25, 0.003),
+	      "sparse: half %.4f", st[0].half);
+
+	/* no decay: the average jumps with the cap */
+	n = therm_closed_form(s, 1000, 542, 0.25, 0.004);
+	for (k = 0; k < n; k++)
+		s[k].avg = s[k].instant;
+	k = therm_steps(s, n, st, 4);
+	CHECK(k == 2 && st[0].half == 0 && st[1].half == 0,
+	      "no decay: %zu steps, half %.4f", k, k ? st[0].half : -1.0);
+
+	/* a step the trace ends before the average got half way */
+	n = therm_closed_form(s, 1000, 542, 4.0, 0.004);
+	k = therm_steps(s, n, st, 1);
+	CHECK(k == 1 && st[0].half < 0, "not reached: half %.3f", st[0].half);
+
+	/* a trace that starts with the cap: the first sample is the step */
+	n = therm_closed_form(s, 1000, 542, 0.25, 0.004);
+	for (k = 0; k < n && !s[k].instant; k++)
+		;
+	CHECK(therm_steps(s + k, n - k, st, 4) == 2 && st[0].from == 0 &&
+	      near(st[0].half, 0.25, 0.005), "first sample: from %lu half %.4f",
+	      st[0].from, st[0].half);
+	/* ... and one that starts on the way: half way in a halflife still */
+	CHECK(therm_steps(s + k + 50, n - k - 50, st, 4) == 2 &&
+	      st[0].from > 200 && near(st[0].half, 0.25, 0.005),
+	      "on the way: from %lu half %.4f", st[0].from, st[0].half);
+
+	/* a step below THERM_MIN_STEP is no step */
+	n = therm_closed_form(s, 1000, THERM_MIN_STEP - 1, 0.25, 0.004);
+	CHECK(therm_steps(s, n, st, 4) == 0, "small steps skipped");
+
+	/* 0 for 0.5 s, 542 for 1 s, 0 for 1 s */
+	n = therm_closed_form(s, 1000, 542, 0.25, 0.004);
+	therm_summary(s, n, THERM_INSTANT, 3.0, &m);
+	CHECK(m.min == 0 && m.max == 542 && m.last == 0 &&
+	      near(m.mean, 542 / 2.5, 1.5), "instant mean %.1f", m.mean);
+	therm_summary(s, n, THERM_AVG, 3.0, &m);
+	CHECK(m.max < 542 && m.max > 500 && m.mean < 542 / 2.5 + 40 &&
+	      m.mean > 542 / 2.5 - 40, "avg max %lu mean %.1f", m.max, m.mean);
+	therm_summary(s, 0, THERM_AVG, 3.0, &m);
+	CHECK(m.n == 0 && m.max == 0, "empty");
+}
+
 static void test_model(void)
 {
 	struct trace tr;
 	struct util_sample s = { 0.1, 1, 10, 10, 10 };
+	struct therm_sample th = { 0.3, 100, 50 };
 	struct task *a, *b;
 
 	trace_init(&tr, 2);
@@ -201,6 +295,9 @@ static void test_model(void)
 	      trace_cpu(&tr, 1) != NULL, "cpu range");
 	cpu_add_freq(trace_cpu(&tr, 1), 0.2, 1000);
 	CHECK(tr.cpus[1].nfreq == 1, "freq added");
+	cpu_add_therm(trace_cpu(&tr, 0), &th);
+	CHECK(tr.cpus[0].ntherm == 1 && tr.cpus[0].therm[0].avg == 50,
+	      "thermal sample added");
 	trace_free(&tr);
 }
 
@@ -230,6 +327,7 @@ int main(void)
 	test_ramp_floor();
 	test_residency();
 	test_cap_summary();
+	test_therm_steps();
 	test_model();
 	test_escaping();
 	printf("test_stats: %d checks, %d failed\n", tests, failures);

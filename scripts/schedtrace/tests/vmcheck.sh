@@ -1,14 +1,17 @@
 #!/bin/sh
 # schedtrace on traces recorded by the tests themselves in the guest.
 # Usage: tests/vmcheck.sh PATH/TO/schedtrace [x86_64|arm64]
-# (KOUT as for scripts/vm)
+# (KOUT as for scripts/vm; VMCHECK_OUT: the directory for the traces and
+# reports, VMCHECK_LOG: the console log, default VMCHECK_OUT/console.log)
 set -eu
 
 tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 arch=${2:-x86_64}
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
 out=${VMCHECK_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/schedtrace-vm.XXXXXX")}
 mkdir -p "$out"
+log=${VMCHECK_LOG:-$out/console.log}
 n=0
 failed=0
 
@@ -42,8 +45,9 @@ echo "# recording in the $arch guest into $out"
 # hikey960 has 2 + 2 CPUs at least; Sandy Bridge is timed with 2.
 cpus=2
 [ "$arch" = x86_64 ] || cpus=4
-if "$here/../vmtrace" --out "$out" --arch "$arch" --cpus "$cpus" --timeout 240 \
-	-- "$here/guest-record.sh" >"$out/guest.log" 2>&1; then
+if "$top/scripts/vm" --out "$out" --arch "$arch" --cpus "$cpus" --timeout 300 \
+	--log "$log" --add "$here/guest-record.sh:/root/guest-record.sh" \
+	-- sh /root/guest-record.sh >"$out/guest.log" 2>&1; then
 	ok "guest checks and recording"
 else
 	not_ok "guest checks and recording:"
@@ -51,7 +55,8 @@ else
 fi
 grep '^ok\|^not ok' "$out/guest.log" | sed 's/^/# /' || true
 
-for f in full.dat all.dat switch-only.dat; do
+for f in full.dat all.dat switch-only.dat thermal.dat steal-STEAL.dat \
+	steal-NO_STEAL.dat; do
 	if [ -s "$out/$f" ]; then ok "$f came back"; else not_ok "$f came back"; fi
 done
 
@@ -95,6 +100,52 @@ fi
 run_tool 0 "trace" "$out/all.dat"
 run_tool 1 "sched_events:pelt_se" "$out/switch-only.dat"
 run_tool 1 "power:cpu_frequency" --need util,freq,capacity,migrations,steal "$out/all.dat"
+run_tool 1 "sched_events:thermal_pressure" --need thermal "$out/switch-only.dat"
+
+# Thermal pressure: on the capped CPUs a step up and a step back down, each
+# followed by the average going half the way in one halflife (250 ms; the
+# spec allows 25% in the VM); no pressure on the others.
+tcpus=$(sed -n 's/^thermal-cpus //p' "$out/guest.log")
+run_tool 0 "thermal pressure" --need thermal --out "$out/thermal" --plot \
+	"$out/thermal.dat"
+if "$tool" --json --need thermal "$out/thermal.dat" >"$out/thermal.json" 2>&1 &&
+	python3 "$here/thermal_check.py" "$out/thermal.json" "$tcpus" \
+		>"$out/thermal.check" 2>&1; then
+	ok "thermal pressure on cpus $tcpus: halflife 250 ms +- 25%, none elsewhere"
+else
+	not_ok "thermal pressure on cpus $tcpus:"
+	sed 's/^/    /' "$out/thermal.check"
+fi
+for f in thermal.csv pressure.png; do
+	if [ -s "$out/thermal/$f" ]; then ok "thermal/$f written"; else not_ok "thermal/$f written"; fi
+done
+if head -n 1 "$out/thermal/thermal.csv" 2>/dev/null | grep -qx 'cpu,time_s,instant,avg'; then
+	ok "thermal.csv header"
+else
+	not_ok "thermal.csv header"
+fi
+
+# STEAL: steals under the overload with STEAL, none with NO_STEAL; every
+# steal counted once at each end.
+steals() {
+	"$tool" --json --need steal "$1" | python3 -c 'import json, sys
+c = json.load(sys.stdin)["per_cpu"]
+s, f = sum(x["steals"] for x in c), sum(x["stolen_from"] for x in c)
+print(s if s == f else "mismatch: %d stolen, %d stolen from" % (s, f))'
+}
+n_on=$(steals "$out/steal-STEAL.dat" 2>&1 || true)
+n_off=$(steals "$out/steal-NO_STEAL.dat" 2>&1 || true)
+case "$n_on" in
+'' | *[!0-9]* | 0) not_ok "steals with STEAL: $n_on" ;;
+*) ok "steals with STEAL: $n_on" ;;
+esac
+if [ "$n_off" = 0 ]; then ok "no steal with NO_STEAL"; else not_ok "steals with NO_STEAL: $n_off"; fi
+run_tool 0 "stolen from it" --need steal --out "$out/steal" "$out/steal-STEAL.dat"
+if head -n 1 "$out/steal/cpus.csv" 2>/dev/null | grep -qx 'cpu,migrations_in,migrations_out,steals,stolen_from'; then
+	ok "cpus.csv header"
+else
+	not_ok "cpus.csv header"
+fi
 
 # A trace cut in its data and one cut in its headers.
 size=$(wc -c <"$out/full.dat")
