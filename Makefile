@@ -5,11 +5,12 @@ ARCH ?= x86_64
 CONFIG ?=
 BENCH ?=
 ROUNDS ?=
+BOOTS ?=
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps tree export kernel modules selftests initramfs vm-ready \
-	run check configs bench clean
+	run check configs bench bench-kernels clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64]   build, boot and test one VM (KUnit + kselftests)"
@@ -19,6 +20,7 @@ help:
 	@echo "make kernel ARCH=...            the VM kernel in build/ARCH (CONFIG=debug: build/ARCH-debug)"
 	@echo "make configs                    regenerate and check the board defconfigs"
 	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
+	@echo "make bench-kernels [BOOTS=N]    v6.12 against the series (knobs at defaults)"
 
 deps:
 	@scripts/deps
@@ -53,6 +55,9 @@ configs: tree
 
 bench: vm-ready
 	@ROUNDS=$(ROUNDS) scripts/bench-vm $(ARCH) $(BENCH)
+
+bench-kernels: vm-ready
+	@ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) scripts/bench-kernels $(ARCH) $(BENCH)
 
 clean:
 	rm -rf build
