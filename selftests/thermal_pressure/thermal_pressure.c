@@ -7,184 +7,19 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-
-#define KNOB		"/proc/sys/kernel/sched_thermal_decay_ms"
-#define DEBUGFS		"/sys/kernel/debug/sched/thermal_pressure"
-#define CPUFREQ		"/sys/devices/system/cpu/cpufreq"
-#define MAX_CPUS	64
+#include "tp_sysfs.h"
 
 /* Halflife of the behaviour test and the tolerance on its timing (25%) */
 #define HALFLIFE_MS	250
 #define SLACK_MS	(HALFLIFE_MS / 4)
-
-struct tp_line {
-	int cpu;
-	unsigned long orig, instant, avg, actual;
-};
-
-/* Write @len bytes of @buf to @path; 0 or -errno */
-static int write_buf(const char *path, const char *buf, size_t len)
-{
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, buf, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	return write_buf(path, s, strlen(s));
-}
-
-static int write_ulong(const char *path, unsigned long v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%lu", v);
-	return write_str(path, buf);
-}
-
-/* Read a whole small file into @buf; its length or -errno */
-static ssize_t read_file(const char *path, char *buf, size_t size)
-{
-	ssize_t n, len = 0;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	while ((size_t)len < size - 1) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		if (!n)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	close(fd);
-	return len;
-}
-
-static int read_ulong(const char *path, unsigned long *v)
-{
-	char buf[64], *end;
-	ssize_t n;
-
-	n = read_file(path, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	errno = 0;
-	*v = strtoul(buf, &end, 10);
-	if (errno || end == buf || (*end && *end != '\n'))
-		return -EINVAL;
-	return 0;
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
-/*
- * Parse the debugfs view into @lines (at most MAX_CPUS); the number of
- * lines, or -1 when a line does not have exactly the expected format.
- */
-static int read_debugfs(struct tp_line *lines, char *bad, size_t badlen)
-{
-	static char buf[MAX_CPUS * 128];
-	char *line, *save = NULL;
-	int nr = 0;
-
-	if (read_file(DEBUGFS, buf, sizeof(buf)) < 0) {
-		snprintf(bad, badlen, "cannot read %s", DEBUGFS);
-		return -1;
-	}
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		struct tp_line *l = &lines[nr];
-		int end = -1;
-
-		if (nr == MAX_CPUS ||
-		    sscanf(line, "cpu%d orig=%lu instant=%lu avg=%lu actual=%lu%n",
-			   &l->cpu, &l->orig, &l->instant, &l->avg, &l->actual,
-			   &end) != 5 || line[end] != '\0') {
-			snprintf(bad, badlen, "bad line: '%s'", line);
-			return -1;
-		}
-		nr++;
-	}
-	return nr;
-}
-
-static struct tp_line *find_cpu(struct tp_line *lines, int nr, int cpu)
-{
-	int i;
-
-	for (i = 0; i < nr; i++)
-		if (lines[i].cpu == cpu)
-			return &lines[i];
-	return NULL;
-}
-
-/* Online CPUs from /sys/devices/system/cpu/online into @online[] */
-static int online_cpus(int *online)
-{
-	char buf[256], *p;
-	int nr = 0, a, b, n;
-
-	if (read_file("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; *p && *p != '\n'; p += n) {
-		if (sscanf(p, "%d-%d%n", &a, &b, &n) != 2) {
-			if (sscanf(p, "%d%n", &a, &n) != 1)
-				return -1;
-			b = a;
-		}
-		while (a <= b && nr < MAX_CPUS)
-			online[nr++] = a++;
-		if (p[n] == ',')
-			n++;
-	}
-	return nr;
-}
-
-static int knob_present(void)
-{
-	return access(KNOB, F_OK) == 0;
-}
 
 /* ---- knob validation ---- */
 
@@ -364,23 +199,6 @@ FIXTURE(cap) {
 	int capped;
 };
 
-/* Read @cpu's debugfs line */
-static int read_cpu(int cpu, struct tp_line *out)
-{
-	struct tp_line lines[MAX_CPUS], *l;
-	char bad[256];
-	int nr;
-
-	nr = read_debugfs(lines, bad, sizeof(bad));
-	if (nr < 0)
-		return -1;
-	l = find_cpu(lines, nr, cpu);
-	if (!l)
-		return -1;
-	*out = *l;
-	return 0;
-}
-
 static int cap_apply(FIXTURE_DATA(cap) *self, int on)
 {
 	char path[192];
@@ -389,30 +207,6 @@ static int cap_apply(FIXTURE_DATA(cap) *self, int on)
 		return write_ulong(self->cdev, on ? self->max_state : 0);
 	snprintf(path, sizeof(path), "%s/scaling_max_freq", self->policy);
 	return write_ulong(path, on ? self->cpuinfo_min : self->saved_max);
-}
-
-/* Find the cooling device of the policy whose first CPU is @cpu */
-static void find_cdev(FIXTURE_DATA(cap) *self)
-{
-	char want[32], type[64], path[192];
-	glob_t g;
-	size_t i;
-
-	self->cdev[0] = '\0';
-	snprintf(want, sizeof(want), "cpufreq-cpu%d\n", self->cpu);
-	if (glob("/sys/class/thermal/cooling_device*", 0, NULL, &g))
-		return;
-	for (i = 0; i < g.gl_pathc; i++) {
-		snprintf(path, sizeof(path), "%s/type", g.gl_pathv[i]);
-		if (read_file(path, type, sizeof(type)) < 0 || strcmp(type, want))
-			continue;
-		snprintf(path, sizeof(path), "%s/max_state", g.gl_pathv[i]);
-		if (read_ulong(path, &self->max_state) || !self->max_state)
-			continue;
-		snprintf(self->cdev, sizeof(self->cdev), "%s/cur_state", g.gl_pathv[i]);
-		break;
-	}
-	globfree(&g);
 }
 
 FIXTURE_SETUP(cap)
@@ -463,7 +257,8 @@ FIXTURE_SETUP(cap)
 	ASSERT_EQ(0, read_ulong(path, &self->saved_max));
 	if (self->cpuinfo_min >= self->cpuinfo_max)
 		SKIP(return, "%s has a single frequency", self->policy);
-	find_cdev(self);
+	/* Without a cooling device, cdev stays "" and scaling_max_freq caps */
+	find_cdev(self->cpu, self->cdev, sizeof(self->cdev), &self->max_state);
 	TH_LOG("capping %s (cpu%d, orig %lu) through %s", self->policy, self->cpu,
 	       self->orig, self->cdev[0] ? self->cdev : "scaling_max_freq");
 
@@ -505,8 +300,10 @@ static unsigned long expected_pressure(FIXTURE_DATA(cap) *self, unsigned long *c
 	char path[192];
 
 	snprintf(path, sizeof(path), "%s/scaling_max_freq", self->policy);
-	if (read_ulong(path, capped))
+	if (read_ulong(path, capped)) {
+		*capped = 0;
 		return 0;
+	}
 	return self->orig - self->orig * *capped / self->cpuinfo_max;
 }
 
