@@ -4,87 +4,69 @@
  * that CPU to reach its highest frequency (scaling_cur_freq reaching
  * cpuinfo_max_freq).  Prints the time in milliseconds.
  *
- *   freqramp [-c CPU] [-f TARGET_KHZ] [-s SLEEP_MS] [-t TIMEOUT_MS] [-n]
+ * Before that the task runs a light load (1 ms of every 20 ms) for SLEEP_MS
+ * (default 1000) and until the CPU is at its lowest frequency
+ * (scaling_min_freq) and the task's util_est has come down (bl_settle()):
+ * every run starts from the same place, a task that has been nearly idle
+ * for a while.
  *
- * -n only checks that the interfaces exist (exit 0) or says what is missing.
+ *   freqramp [-c CPU] [-f TARGET_KHZ] [-s SLEEP_MS] [-t TIMEOUT_MS]
+ *            [-T TRACE.csv] [-n]
+ *
+ * -T writes the frequency the task saw while spinning, as "ms,khz" lines
+ * (the changes only, see freqstat.h).  -n only checks that the interfaces
+ * exist (exit 0) or says what is missing.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "benchlib.h"
+#include "freqstat.h"
+
+#define PROG "freqramp"
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: freqramp [-c CPU] [-f TARGET_KHZ] [-s SLEEP_MS] [-t TIMEOUT_MS] [-n]\n");
+	fprintf(stderr, "usage: " PROG " [-c CPU] [-f TARGET_KHZ] [-s SLEEP_MS] [-t TIMEOUT_MS] [-T TRACE.csv] [-n]\n");
 	exit(2);
 }
 
-static long number(const char *s, long min, long max)
+struct ramp {
+	struct bl_cpufreq f;
+	struct freq_trace trace;
+};
+
+static long read_freq(void *ctx, double t)
 {
-	char *end;
-	long v;
+	struct ramp *r = ctx;
+	long khz = bl_attr_read(&r->f.cur);
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "freqramp: '%s' is not a number in [%ld, %ld]\n", s, min, max);
-		exit(2);
-	}
-	return v;
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* A cpufreq attribute of @cpu in kHz, or -1. */
-static long cpufreq_read(int cpu, const char *attr)
-{
-	char path[160];
-	long v = -1;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/%s", cpu, attr);
-	fp = fopen(path, "r");
-	if (!fp)
-		return -1;
-	if (fscanf(fp, "%ld", &v) != 1)
-		v = -1;
-	fclose(fp);
-	return v;
+	freq_trace_sample(&r->trace, t, khz);
+	return khz;
 }
 
 int main(int argc, char **argv)
 {
-	long target = 0, sleep_ms = 1000, timeout_ms = 5000, cur;
-	int cpu = -1, check = 0, opt;
-	double t0, t, waited = 0;
-	cpu_set_t set;
+	long target = 0, timeout_ms = 5000, cur;
+	struct bl_opts o;
+	FILE *trace_fp;
+	int opt;
+	struct ramp r;
+	double t;
 
-	while ((opt = getopt(argc, argv, "c:f:s:t:nh")) != -1) {
+	bl_opts_init(&o);
+	while ((opt = getopt(argc, argv, "c:f:s:t:T:nh")) != -1) {
+		if (bl_opt(PROG, opt, optarg, &o))
+			continue;
 		switch (opt) {
-		case 'c':
-			cpu = (int)number(optarg, 0, CPU_SETSIZE - 1);
-			break;
 		case 'f':
-			target = number(optarg, 1, 100000000);
-			break;
-		case 's':
-			sleep_ms = number(optarg, 0, 60000);
+			target = bl_number(PROG, optarg, 1, 100000000);
 			break;
 		case 't':
-			timeout_ms = number(optarg, 1, 600000);
-			break;
-		case 'n':
-			check = 1;
+			timeout_ms = bl_number(PROG, optarg, 1, 600000);
 			break;
 		default:
 			usage();
@@ -93,47 +75,28 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		usage();
 
-	if (cpu < 0)
-		cpu = sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		fprintf(stderr, "freqramp: cannot run on CPU %d: %s\n", cpu, strerror(errno));
+	if (bl_cpufreq_open(&r.f, PROG, o.cpu))
 		return 1;
-	}
 	if (!target)
-		target = cpufreq_read(cpu, "cpuinfo_max_freq");
-	if (target <= 0 || cpufreq_read(cpu, "scaling_cur_freq") < 0) {
-		fprintf(stderr, "freqramp: CPU %d has no cpufreq policy (scaling_cur_freq, cpuinfo_max_freq)\n",
-			cpu);
+		target = r.f.max_khz;
+	if (o.check)
+		return 0;
+	if (bl_trace_open(PROG, o.trace, &trace_fp))
+		return 1;
+	freq_trace_init(&r.trace, trace_fp);
+
+	/* Start from the lowest frequency, with a nearly idle task. */
+	if (bl_cpufreq_settle(&r.f, PROG, o.sleep_ms))
+		return 1;
+	t = bl_poll(read_freq, &r, target, (double)timeout_ms, &cur);
+	freq_trace_end(&r.trace);
+	if (bl_trace_close(PROG, o.trace, trace_fp))
+		return 1;
+	if (t < 0) {
+		fprintf(stderr, PROG ": CPU %d at %ld kHz, below %ld kHz, after %ld ms\n",
+			r.f.cpu, cur, target, timeout_ms);
 		return 1;
 	}
-	if (check)
-		return 0;
-
-	/* Sleep so the governor lowers the frequency, and make sure it did. */
-	usleep((useconds_t)sleep_ms * 1000);
-	while ((cur = cpufreq_read(cpu, "scaling_cur_freq")) >= target) {
-		if (waited >= 5000) {
-			fprintf(stderr, "freqramp: CPU %d stays at %ld kHz while idle: is the governor performance?\n",
-				cpu, cur);
-			return 1;
-		}
-		usleep(50 * 1000);
-		waited += 50;
-	}
-
-	t0 = now_ms();
-	do {
-		cur = cpufreq_read(cpu, "scaling_cur_freq");
-		t = now_ms() - t0;
-		if (cur >= target) {
-			printf("%.3f\n", t);
-			return 0;
-		}
-	} while (t < (double)timeout_ms);
-
-	fprintf(stderr, "freqramp: CPU %d at %ld kHz, below %ld kHz, after %ld ms\n",
-		cpu, cur, target, timeout_ms);
-	return 1;
+	printf("%.3f\n", t);
+	return 0;
 }

@@ -4,7 +4,8 @@
 # Tests of schedbench on this host, with a temporary file as the knob and a
 # fake benchmark (tests/fake.sh): interleaving, seeding, knob restore (at
 # the end, on failure, on SIGTERM and SIGINT), the sample format (read back
-# by schedcmp), skips, the marker lines and run-host.  Runs with every shell
+# by schedcmp), skips, the marker lines and run-host; with tests/fake-pair.sh
+# compound settings, a unit per parameter, traces and traceplot.  Runs with every shell
 # found among: sh, dash, bash, busybox sh.
 #
 #   sh tests/run.sh
@@ -16,6 +17,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 bench=$here/../schedbench
 runhost=$here/../run-host
 fake=$here/fake.sh
+pair=$here/fake-pair.sh
+traceplot=$here/../traceplot
 root=$(cd "$here/../../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -62,6 +65,22 @@ run() {
 	# shellcheck disable=SC2086 # the VAR=value words are split on purpose
 	env FAKE_KNOB="$tmp/knob" FAKE_LOG="$tmp/log" $_env \
 		$SH "$bench" -c 0 -w 0 -o "$tmp/s.tsv" "$@" 2>"$tmp/err"
+}
+
+# pair_fails DESCRIPTION MESSAGE ENV=VALUE: tests/fake-pair.sh run with
+# ENV=VALUE stops with exit 1 and MESSAGE, and both knobs are restored
+pair_fails() {
+	echo 7 >"$tmp/knob"
+	echo 8 >"$tmp/knob2"
+	_rc=0
+	env FAKE_KNOB="$tmp/knob" FAKE_KNOB2="$tmp/knob2" "$3" $SH "$bench" -c 0 -w 0 -r 2 \
+		-o "$tmp/s.tsv" "$pair" 2>"$tmp/err" || _rc=$?
+	if [ "$_rc" -eq 1 ] && grep -qF "$2" "$tmp/err" &&
+		[ "$(cat "$tmp/knob")" = 7 ] && [ "$(cat "$tmp/knob2")" = 8 ]; then
+		ok "$1"
+	else
+		fail "$1"
+	fi
 }
 
 rows() { # FILE: the sample rows
@@ -113,9 +132,12 @@ one_shell() {
 	# 3. warm-up runs are not recorded; -q takes the quick parameters
 	: >"$tmp/log"
 	run -- -r 2 -w 2 -q -S 1 "$fake"
-	check "-w 2 -q: 2 warm-ups + 2 rounds x 3 runs of p1 only" \
-		[ "$(wc -l <"$tmp/log")" -eq 8 ] && [ "$(rows "$tmp/s.tsv" | wc -l)" -eq 6 ] &&
-		! grep -q p2 "$tmp/log"
+	if [ "$(wc -l <"$tmp/log")" -eq 8 ] && [ "$(rows "$tmp/s.tsv" | wc -l)" -eq 6 ] &&
+		! grep -q p2 "$tmp/log"; then
+		ok "-w 2 -q: 2 warm-ups + 2 rounds x 3 runs of p1 only"
+	else
+		fail "-w 2 -q: 2 warm-ups + 2 rounds x 3 runs of p1 only"
+	fi
 
 	# 4. -p: the samples between the marker lines on stdout, with a count
 	run -- -r 1 -S 1 -p "$fake" >"$tmp/out"
@@ -124,12 +146,26 @@ one_shell() {
 	check "-p prints the sample count" grep -qx '# samples: 6' "$tmp/out"
 	check "run-host extracts and compares" \
 		to "$tmp/rh.out" env SCHEDCMP="$schedcmp" $SH "$runhost" -n -o "$tmp/rh" "$tmp/out" 2>"$tmp/err"
-	check "run-host: samples.tsv, table.txt, results.json" \
-		[ -s "$tmp/rh/samples.tsv" ] && [ -s "$tmp/rh/results.json" ] && grep -q '^fake p1' "$tmp/rh/table.txt"
+	if [ -s "$tmp/rh/samples.tsv" ] && [ -s "$tmp/rh/results.json" ] && grep -q '^fake p1' "$tmp/rh/table.txt"; then
+		ok "run-host: samples.tsv, table.txt, results.json"
+	else
+		fail "run-host: samples.tsv, table.txt, results.json"
+	fi
 	sed 's/^fake	p1	b	1	.*/[   12.5] kernel: noise/' "$tmp/out" >"$tmp/noisy"
 	env SCHEDCMP="$schedcmp" $SH "$runhost" -n -o "$tmp/rh2" "$tmp/noisy" >/dev/null 2>"$tmp/rh.err" && rc=0 || rc=$?
-	check "run-host: a lost line is an error" \
-		[ "$rc" -ne 0 ] && grep -q 'lines were lost' "$tmp/rh.err" && grep -q 'dropped a kernel message' "$tmp/rh.err"
+	if [ "$rc" -ne 0 ] && grep -q 'lines were lost' "$tmp/rh.err" && grep -q 'dropped a kernel message' "$tmp/rh.err"; then
+		ok "run-host: a lost line is an error"
+	else
+		fail "run-host: a lost line is an error"
+	fi
+	awk '/^fake	p2	a	1	/ { printf "fake	p2[  272.26] clocksource: noise\n"; sub(/^fake	p2/, "") } { print }' \
+		"$tmp/out" >"$tmp/cut"
+	if env SCHEDCMP="$schedcmp" $SH "$runhost" -n -o "$tmp/rh5" "$tmp/cut" >/dev/null 2>"$tmp/rh.err" &&
+		cmp -s "$tmp/rh/samples.tsv" "$tmp/rh5/samples.tsv" && grep -q 'dropped a kernel message' "$tmp/rh.err"; then
+		ok "run-host: a line cut by a kernel message is mended"
+	else
+		fail "run-host: a line cut by a kernel message is mended"
+	fi
 	env SCHEDCMP="$schedcmp" $SH "$runhost" -n -o "$tmp/rh3" "$tmp/knob" >/dev/null 2>"$tmp/rh.err" && rc=0 || rc=$?
 	check "run-host: without markers is an error" [ "$rc" -ne 0 ]
 
@@ -138,15 +174,21 @@ one_shell() {
 	rc=0
 	run FAKE_FAIL=20 -- -r 2 -S 1 "$fake" || rc=$?
 	check "failed runs: exit 1" [ "$rc" -eq 1 ]
-	check "failed runs: '# failed' lines, the others recorded" \
-		[ "$(grep -c '^# failed: fake p[12] b round' "$tmp/s.tsv")" -eq 4 ] && [ "$(rows "$tmp/s.tsv" | wc -l)" -eq 8 ]
+	if [ "$(grep -c '^# failed: fake p[12] b round' "$tmp/s.tsv")" -eq 4 ] && [ "$(rows "$tmp/s.tsv" | wc -l)" -eq 8 ]; then
+		ok "failed runs: '# failed' lines, the others recorded"
+	else
+		fail "failed runs: '# failed' lines, the others recorded"
+	fi
 	check "failed runs: knob restored" [ "$(cat "$tmp/knob")" = 7 ]
 
 	# 6. skips: missing knob, init refusing; exit 0 with the reason
 	rc=0
 	env FAKE_KNOB="$tmp/missing" $SH "$bench" -c 0 -o "$tmp/s.tsv" "$fake" 2>"$tmp/err" || rc=$?
-	check "missing knob: skipped with the reason, exit 0" \
-		[ "$rc" -eq 0 ] && grep -qx "# skipped: fake: $tmp/missing does not exist" "$tmp/s.tsv"
+	if [ "$rc" -eq 0 ] && grep -qx "# skipped: fake: $tmp/missing does not exist" "$tmp/s.tsv"; then
+		ok "missing knob: skipped with the reason, exit 0"
+	else
+		fail "missing knob: skipped with the reason, exit 0"
+	fi
 	run FAKE_SKIP=no_tool_here -- "$fake"
 	check "init refuses: skipped with its reason" grep -qx '# skipped: fake: no_tool_here' "$tmp/s.tsv"
 
@@ -168,11 +210,86 @@ one_shell() {
 	echo 5 >"$tmp/knob"
 	$SH "$bench" -c 0 -w 0 -r 3 -S 2 -o "$tmp/s.tsv" -k "$tmp/knob" -s lo=1 -s hi=2 \
 		-n gen -u ops -d higher -- sh -c "echo result: \$(cat '$tmp/knob')" 2>"$tmp/err"
-	check "generic: 6 samples, values follow the knob, restored" \
-		[ "$(rows "$tmp/s.tsv" | awk '$1 == "gen" && $2 == "default" && $7 == "higher" && (($3 == "lo" && $5 == 1) || ($3 == "hi" && $5 == 2))' | wc -l)" -eq 6 ] &&
-		[ "$(cat "$tmp/knob")" = 5 ]
+	if [ "$(rows "$tmp/s.tsv" | awk '$1 == "gen" && $2 == "default" && $7 == "higher" && (($3 == "lo" && $5 == 1) || ($3 == "hi" && $5 == 2))' | wc -l)" -eq 6 ] &&
+		[ "$(cat "$tmp/knob")" = 5 ]; then
+		ok "generic: 6 samples, values follow the knob, restored"
+	else
+		fail "generic: 6 samples, values follow the knob, restored"
+	fi
 
-	# 9. bad usage
+	# 9. compound settings (bench_apply), a unit per parameter (bench_unit)
+	# and traces (record_trace): tests/fake-pair.sh
+	echo 7 >"$tmp/knob"
+	echo 8 >"$tmp/knob2"
+	env FAKE_KNOB="$tmp/knob" FAKE_KNOB2="$tmp/knob2" $SH "$bench" -c 0 -w 1 -r 3 -S 4 \
+		-o "$tmp/s.tsv" "$pair" 2>"$tmp/err" && rc=0 || rc=$?
+	if [ "$rc" -eq 0 ] && [ "$(rows "$tmp/s.tsv" | wc -l)" -eq 12 ]; then
+		ok "compound: exit 0, 3 rounds x 2 parameters x 2 settings"
+	else
+		fail "compound: exit 0, 3 rounds x 2 parameters x 2 settings"
+	fi
+	check "compound: both knobs held the setting's values during each run" \
+		[ "$(rows "$tmp/s.tsv" | awk '($3 == "x" && $5 != 102) || ($3 == "y" && $5 != 304)' | wc -l)" -eq 0 ]
+	if [ "$(cat "$tmp/knob")" = 7 ] && [ "$(cat "$tmp/knob2")" = 8 ]; then
+		ok "compound: both knobs restored"
+	else
+		fail "compound: both knobs restored"
+	fi
+	check "compound: the knobs are named in the header" \
+		grep -qx "# benchmark: fake-pair: knob $tmp/knob,$tmp/knob2: x=1,2 y=3,4" "$tmp/s.tsv"
+	check "bench_unit: p1 in ms, lower; p2 in MHz, higher" \
+		[ "$(rows "$tmp/s.tsv" | awk '($2 == "p1" && $6 $7 == "mslower") || ($2 == "p2" && $6 $7 == "MHzhigher")' | wc -l)" -eq 12 ]
+	if [ "$(grep -c '^# trace: fake-pair p[12] [xy] 1 ' "$tmp/s.tsv")" -eq 12 ] &&
+		[ "$(grep -c '^# trace: ' "$tmp/s.tsv")" -eq 12 ] &&
+		grep -qx '# trace: fake-pair p2 y 1 1.500,304' "$tmp/s.tsv" &&
+		grep -qx '# trace: fake-pair p1 x 1 ms,khz' "$tmp/s.tsv"; then
+		ok "traces: round 1 only, header and 2 samples per setting and parameter"
+	else
+		fail "traces: round 1 only, header and 2 samples per setting and parameter"
+	fi
+	check "traces: schedcmp reads the file" to "$tmp/table" "$schedcmp" "$tmp/s.tsv"
+	if to "$tmp/tp.out" $SH "$traceplot" -n "$tmp/s.tsv" "$tmp/tp" 2>"$tmp/err" &&
+		[ "$(grep -c '^# [xy] round 1$' "$tmp/tp/trace-fake-pair-p2.dat")" -eq 2 ] &&
+		grep -q "index 1 using 1:(\$2/1000) with steps .* title 'y'" "$tmp/tp/trace-fake-pair-p1.gp"; then
+		ok "traceplot: per parameter a .dat with a block per setting and a .gp"
+	else
+		fail "traceplot: per parameter a .dat with a block per setting and a .gp"
+	fi
+	if command -v gnuplot >/dev/null 2>&1; then
+		if $SH "$traceplot" "$tmp/s.tsv" "$tmp/tp" 2>"$tmp/err" &&
+			[ -s "$tmp/tp/trace-fake-pair-p1.png" ] && [ -s "$tmp/tp/trace-fake-pair-p2.png" ]; then
+			ok "traceplot: gnuplot draws the PNGs"
+		else
+			fail "traceplot: gnuplot draws the PNGs"
+		fi
+	fi
+	env FAKE_KNOB="$tmp/knob" FAKE_KNOB2="$tmp/knob2" $SH "$bench" -c 0 -w 0 -r 1 -S 4 -p \
+		-o "$tmp/s2.tsv" "$pair" >"$tmp/out" 2>"$tmp/err"
+	rm -rf "$tmp/rh4"
+	if env SCHEDCMP="$schedcmp" $SH "$runhost" -o "$tmp/rh4" "$tmp/out" >/dev/null 2>"$tmp/err" &&
+		[ -s "$tmp/rh4/plots/trace-fake-pair-p1.gp" ] && [ -s "$tmp/rh4/plots/trace-fake-pair-p2.dat" ]; then
+		ok "run-host: the traces are drawn with the other plots"
+	else
+		fail "run-host: the traces are drawn with the other plots"
+	fi
+	printf '# trace: fake-pair p1 x 1 12,abc\n' >>"$tmp/s.tsv"
+	rc=0
+	$SH "$traceplot" -n "$tmp/s.tsv" "$tmp/tp" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -eq 1 ] && grep -q "s.tsv:[0-9]*: not a number pair: 12,abc" "$tmp/err"; then
+		ok "traceplot: a bad trace line is an error naming the line"
+	else
+		fail "traceplot: a bad trace line is an error naming the line"
+	fi
+	env FAKE_KNOB="$tmp/knob" FAKE_KNOB2="$tmp/knob2" SCHEDBENCH_TRACE=all $SH "$bench" -c 0 -w 0 \
+		-r 2 -S 4 -o "$tmp/s.tsv" "$pair" 2>"$tmp/err"
+	check "traces: SCHEDBENCH_TRACE=all keeps every round" \
+		[ "$(grep -c '^# trace: fake-pair p1 x 2 ' "$tmp/s.tsv")" -eq 3 ]
+	pair_fails "compound: a failing bench_apply stops the run with exit 1, knobs restored" \
+		"bench_apply '3,4' failed" FAKE_APPLY_FAIL=3,4
+	pair_fails "bench_unit: a bad direction is an error, knobs restored" \
+		"bench_unit must print UNIT and lower or higher, not 'ms sideways'" FAKE_BAD_UNIT="ms sideways"
+
+	# 10. bad usage
 	rc=0
 	$SH "$bench" -r x "$fake" 2>/dev/null || rc=$?
 	check "bad -r: exit 2" [ "$rc" -eq 2 ]
@@ -180,7 +297,7 @@ one_shell() {
 	$SH "$bench" nosuchbench 2>/dev/null || rc=$?
 	check "unknown benchmark: exit 2" [ "$rc" -eq 2 ]
 
-	# 10. signals: the knob is restored and the partial samples kept
+	# 11. signals: the knob is restored and the partial samples kept
 	for sig in TERM INT; do
 		echo 7 >"$tmp/knob"
 		rm -f "$tmp/s.tsv"
