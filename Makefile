@@ -10,11 +10,12 @@ BOOTS ?=
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps tree export kernel modules selftests initramfs vm-ready \
-	run check configs bench bench-kernels clean
+	run check check-bisect configs bench bench-kernels clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64]   build, boot and test one VM (KUnit + kselftests)"
 	@echo "make check                      everything CI checks, both arches"
+	@echo "make check-bisect               every prefix of the series builds (both arches)"
 	@echo "make tree                       build/linux: the patched tree, one commit per patch"
 	@echo "make export                     write build/linux's commits back to patches/"
 	@echo "make kernel ARCH=...            the VM kernel in build/ARCH (CONFIG=debug: build/ARCH-debug)"
@@ -49,6 +50,9 @@ run: vm-ready
 
 check: deps
 	@scripts/check
+
+check-bisect: tree
+	@scripts/check-bisect
 
 configs: tree
 	@scripts/configs
