@@ -280,11 +280,27 @@ FIXTURE_TEARDOWN(cap)
  * Wait (up to 2 s) until @cpu's instantaneous pressure satisfies
  * (instant != 0) == @capped; the time it was first seen, or -1.
  */
+/*
+ * The longest time between two polls of the debugfs view since it was last
+ * reset: when the host starves the guest, a crossing is seen that much late.
+ */
+static long poll_gap_max;
+
+static void poll_gap(long *last)
+{
+	long t = now_ms();
+
+	if (*last && t - *last > poll_gap_max)
+		poll_gap_max = t - *last;
+	*last = t;
+}
+
 static long wait_instant(int cpu, int capped, struct tp_line *l)
 {
-	long start = now_ms();
+	long start = now_ms(), last = 0;
 
 	while (now_ms() - start < 2000) {
+		poll_gap(&last);
 		if (read_cpu(cpu, l))
 			return -1;
 		if (!!l->instant == !!capped)
@@ -334,9 +350,10 @@ TEST_F(cap, instant_pressure)
  */
 static long wait_avg(int cpu, unsigned long level, int rising, struct tp_line *l)
 {
-	long start = now_ms();
+	long start = now_ms(), last = 0;
 
 	while (now_ms() - start < 8 * HALFLIFE_MS) {
+		poll_gap(&last);
 		if (read_cpu(cpu, l))
 			return -1;
 		if (rising ? l->avg >= level : l->avg <= level)
@@ -357,34 +374,44 @@ TEST_F(cap, averaged_pressure)
 	ASSERT_EQ(0, read_cpu(self->cpu, &l));
 	ASSERT_EQ(0UL, l.avg) TH_LOG("the restarted average starts at the instantaneous pressure");
 
-	/* The cap lands between @before and @seen (cpufreq applies it from a work item) */
+	/*
+	 * The cap lands between @before and @seen (cpufreq applies it from a
+	 * work item); a crossing is seen up to poll_gap_max late.
+	 */
+	poll_gap_max = 0;
 	before = now_ms();
 	ASSERT_EQ(0, cap_apply(self, 1));
 	seen = wait_instant(self->cpu, 1, &l);
 	ASSERT_LT(0, seen);
 	p = l.instant;
-	EXPECT_GT(p / 4, l.avg) TH_LOG("avg %lu jumped towards %lu at once", l.avg, p);
+	/* 2^(-1/4) > 3/4: a quarter halflife in, the average is below P/4 */
+	if (seen - before <= HALFLIFE_MS / 4) {
+		EXPECT_GT(p / 4, l.avg) TH_LOG("avg %lu jumped towards %lu at once", l.avg, p);
+	} else {
+		TH_LOG("the cap was seen %ld ms late: no at-once check", seen - before);
+	}
 	self->capped = 1;
 
 	crossed = wait_avg(self->cpu, p / 2, 1, &l);
 	ASSERT_LT(0, crossed) TH_LOG("avg never reached %lu/2", p);
-	TH_LOG("cap: avg %lu >= %lu/2 after %ld..%ld ms (halflife %d ms)",
-	       l.avg, p, crossed - seen, crossed - before, HALFLIFE_MS);
+	TH_LOG("cap: avg %lu >= %lu/2 after %ld..%ld ms (halflife %d ms, polls up to %ld ms apart)",
+	       l.avg, p, crossed - seen, crossed - before, HALFLIFE_MS, poll_gap_max);
 	EXPECT_LE(HALFLIFE_MS - SLACK_MS, crossed - before);
-	EXPECT_GE(HALFLIFE_MS + SLACK_MS, crossed - seen);
+	EXPECT_GE(HALFLIFE_MS + SLACK_MS + poll_gap_max, crossed - seen);
 
 	/* Settled, then lifted: back to P/2 after one halflife */
 	ASSERT_LT(0, wait_avg(self->cpu, p - p / 64, 1, &l));
+	poll_gap_max = 0;
 	before = now_ms();
 	ASSERT_EQ(0, cap_apply(self, 0));
 	seen = wait_instant(self->cpu, 0, &l);
 	ASSERT_LT(0, seen);
 	crossed = wait_avg(self->cpu, p / 2, 0, &l);
 	ASSERT_LT(0, crossed) TH_LOG("avg never fell to %lu/2", p);
-	TH_LOG("lift: avg %lu <= %lu/2 after %ld..%ld ms", l.avg, p,
-	       crossed - seen, crossed - before);
+	TH_LOG("lift: avg %lu <= %lu/2 after %ld..%ld ms (polls up to %ld ms apart)",
+	       l.avg, p, crossed - seen, crossed - before, poll_gap_max);
 	EXPECT_LE(HALFLIFE_MS - SLACK_MS, crossed - before);
-	EXPECT_GE(HALFLIFE_MS + SLACK_MS, crossed - seen);
+	EXPECT_GE(HALFLIFE_MS + SLACK_MS + poll_gap_max, crossed - seen);
 }
 
 int main(int argc, char **argv)
