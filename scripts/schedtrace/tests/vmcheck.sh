@@ -61,8 +61,9 @@ for f in full.dat all.dat switch-only.dat thermal.dat steal-STEAL.dat \
 done
 
 # The hog's ramp to 80%: PELT's 32 ms halflife gives 74 ms from zero (78.8
-# ms measured in this guest, NOTES.md); the guest is noisy, so only a wide
-# band is asserted.
+# ms measured in this guest, NOTES.md); the guest is noisy (a starved vCPU
+# delays the samples), so only a wide band (multiplier 2 or 4 would be
+# below it) is asserted.
 hog=$(sed -n 's/^hog-pid \([0-9]*\)$/\1/p' "$out/guest.log")
 # --ramp-from 50: the ramp after the sleep, not the one of fork and exec.
 run_tool 0 "util 80%" --pid "${hog:-0}" --ramp-from 50 "$out/full.dat"
@@ -73,10 +74,10 @@ print(t[0]["ramps"][0]["ms"] if t and t[0]["ramps"][0]["ms"] is not None else "n
 case "$ms" in
 none) not_ok "the hog (pid ${hog:-?}) reached 80% util" ;;
 *)
-	if python3 -c "import sys; sys.exit(0 if 45 <= $ms <= 150 else 1)"; then
-		ok "time to 80% util $ms ms is within 45..150 ms"
+	if python3 -c "import sys; sys.exit(0 if 45 <= $ms <= 225 else 1)"; then
+		ok "time to 80% util $ms ms is within 45..225 ms"
 	else
-		not_ok "time to 80% util $ms ms is outside 45..150 ms"
+		not_ok "time to 80% util $ms ms is outside 45..225 ms"
 	fi
 	;;
 esac
