@@ -6,11 +6,15 @@ CONFIG ?=
 BENCH ?=
 ROUNDS ?=
 BOOTS ?=
+STRESS_ARCHES ?= x86_64 arm64
+STRESS_SECONDS ?= 80
+SEED ?=
+FAULT ?= tests/faults/steal-stale-llc-mask.patch
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps tree export kernel modules selftests initramfs vm-ready \
-	run check check-bisect configs bench bench-kernels clean
+	run check check-bisect configs bench bench-kernels stress stress-fault clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64]   build, boot and test one VM (KUnit + kselftests)"
@@ -22,6 +26,8 @@ help:
 	@echo "make configs                    regenerate and check the board defconfigs"
 	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
 	@echo "make bench-kernels [BOOTS=N]    v6.12 against the series (knobs at defaults)"
+	@echo "make stress [SEED=N]            the stress kselftest on the debug kernels of both boards"
+	@echo "make stress-fault [FAULT=PATCH] show that the stress fails with a deliberate bug"
 
 deps:
 	@scripts/deps
@@ -62,6 +68,13 @@ bench: vm-ready
 
 bench-kernels: vm-ready
 	@ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) scripts/bench-kernels $(ARCH) $(BENCH)
+
+stress: tree
+	@scripts/stress $(foreach a,$(STRESS_ARCHES),--arch $(a)) \
+		--seconds $(STRESS_SECONDS) $(if $(SEED),--seed $(SEED))
+
+stress-fault: tree
+	@scripts/stress --arch x86_64 --fault $(FAULT) $(if $(SEED),--seed $(SEED))
 
 clean:
 	rm -rf build

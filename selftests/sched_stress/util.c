@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_stress: time, file access and the problem log.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stress.h"
+
+/* Problems printed in full per phase; the rest are only counted. */
+#define PROBLEMS_SHOWN	25
+
+static pthread_mutex_t problem_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long nproblems;
+
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+bool nap(double s, volatile int *stop)
+{
+	double end = now_s() + s;
+
+	for (;;) {
+		double left = end - now_s();
+		struct timespec ts;
+
+		if (stop && *stop)
+			return true;
+		if (left <= 0)
+			return false;
+		if (left > 0.05)
+			left = 0.05;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
+
+void problem(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+
+	pthread_mutex_lock(&problem_lock);
+	nproblems++;
+	if (nproblems <= PROBLEMS_SHOWN)
+		printf("# problem: %s\n", msg);
+	else if (nproblems == PROBLEMS_SHOWN + 1)
+		printf("# problem: (more problems are counted, not shown)\n");
+	fflush(stdout);
+	pthread_mutex_unlock(&problem_lock);
+}
+
+unsigned long problems(void)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&problem_lock);
+	n = nproblems;
+	pthread_mutex_unlock(&problem_lock);
+	return n;
+}
+
+void problems_reset(void)
+{
+	pthread_mutex_lock(&problem_lock);
+	nproblems = 0;
+	pthread_mutex_unlock(&problem_lock);
+}
+
+/* Read a file into @buf, without a trailing newline: length or -errno. */
+int file_read(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
+/* Write @val in one write(): 0 or -errno. */
+int file_write(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+int file_read_long(const char *path, long *val)
+{
+	char buf[64], *end;
+	int n;
+
+	n = file_read(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	errno = 0;
+	*val = strtol(buf, &end, 10);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	return 0;
+}
