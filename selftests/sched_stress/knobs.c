@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "knob_io.h"
 #include "stress.h"
 
 #define PELT_PATH	"/proc/sys/kernel/sched_pelt_multiplier"
@@ -61,31 +62,12 @@ static struct knob *knob_new(const char *label, const char *path,
 	return k;
 }
 
-/* STEAL in the features file: 1 for NAME, 0 for NO_NAME, else -ENOENT. */
-static int feature_state(const char *name)
-{
-	char buf[8192], *tok, *save;
-	int n;
-
-	n = file_read(FEATURES_PATH, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	for (tok = strtok_r(buf, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		if (!strcmp(tok, name))
-			return 1;
-		if (!strncmp(tok, "NO_", 3) && !strcmp(tok + 3, name))
-			return 0;
-	}
-	return -ENOENT;
-}
-
 int knob_read(const struct knob *k, long *val)
 {
 	int ret;
 
 	if (k->type == KNOB_FEATURE) {
-		ret = feature_state(k->label);
+		ret = kio_sched_feature(FEATURES_PATH, k->label);
 		if (ret < 0)
 			return ret;
 		*val = ret;
