@@ -33,12 +33,32 @@ online_count() {
 		awk -F- '{ n += ($2 == "" ? 1 : $2 - $1 + 1) } END { print n }'
 }
 
+# Stop the background loops.  The hackbench loop runs in a process group
+# of its own: killing only its shell would leave the hackbench it is
+# running, and that hackbench's senders and receivers, to load the CPUs
+# for whatever test runs next.
 pids=
-cleanup() {
+hb_group=
+stop_load() {
 	for p in $pids; do
 		kill "$p" 2>/dev/null || true
 	done
+	if [ -n "$hb_group" ]; then
+		kill -- "-$hb_group" 2>/dev/null || kill "$hb_group" 2>/dev/null || true
+		n=0
+		while kill -0 -- "-$hb_group" 2>/dev/null && [ "$n" -lt 50 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		kill -KILL -- "-$hb_group" 2>/dev/null || true
+	fi
 	wait 2>/dev/null || true
+	pids=
+	hb_group=
+}
+
+cleanup() {
+	stop_load
 	[ -z "${hot:-}" ] || echo 1 >"/sys/devices/system/cpu/cpu$hot/online" 2>/dev/null || true
 	[ -z "${old_state:-}" ] || echo "$old_state" >"$features"
 	[ -z "${old_stats:-}" ] || echo "$old_stats" >"$schedstats"
@@ -64,8 +84,11 @@ done
 echo 1 >"$schedstats"
 
 if command -v hackbench >/dev/null; then
-	(while :; do hackbench -g 2 -l 2000 >/dev/null 2>&1 || true; done) &
-	pids="$pids $!"
+	# Not a process group leader, so setsid(1) runs sh in place: $! is
+	# the new group's id.
+	setsid sh -c 'while :; do hackbench -g 2 -l 2000 || true; done' \
+		>/dev/null 2>&1 &
+	hb_group=$!
 else
 	for _ in 1 2 3 4 5 6; do
 		(while :; do :; done) &
@@ -92,11 +115,7 @@ if [ -n "$hot" ]; then
 fi
 
 sleep "$duration"
-for p in $pids; do
-	kill "$p" 2>/dev/null || true
-done
-wait 2>/dev/null || true
-pids=
+stop_load
 [ -z "$hot" ] || echo 1 >"/sys/devices/system/cpu/cpu$hot/online"
 
 lines=$(wc -l <"$stats")
