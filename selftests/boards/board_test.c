@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "knob_io.h"
 
 #define CPUFREQ		"/sys/devices/system/cpu/cpufreq"
 #define CPU		"/sys/devices/system/cpu"
@@ -55,54 +55,24 @@ static const struct cpu_kind kinds[] = {
 static const struct cpu_kind kinds[] = { { "none", 0, { 0 } } };
 #endif
 
+/* @path's content without trailing newlines and spaces: 0 or -errno */
 static int read_str(const char *path, char *buf, size_t size)
 {
-	ssize_t n;
-	int fd;
+	ssize_t n = kio_read(path, buf, size);
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
+	if (n < 0)
 		return n;
-	}
-	close(fd);
-	buf[n] = '\0';
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return 0;
 }
 
+/* @path's number, or -1 */
 static long read_long(const char *path)
 {
-	char buf[64], *end;
 	long v;
 
-	if (read_str(path, buf, sizeof(buf)))
-		return -1;
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (errno || end == buf || *end)
-		return -1;
-	return v;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	ssize_t n, len = strlen(s);
-	int fd;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, len);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n == len ? 0 : (n < 0 ? (int)n : -EIO);
+	return kio_read_l(path, &v) ? -1 : v;
 }
 
 static double now(void)
@@ -234,7 +204,7 @@ FIXTURE_TEARDOWN(board)
 	if (self->capped >= 0) {
 		snprintf(path, sizeof(path), THERMAL "/cooling_device%d/cur_state",
 			 self->capped);
-		write_str(path, "0");
+		kio_write_str(path, "0");
 	}
 }
 
@@ -384,7 +354,7 @@ TEST_F(board, cooling_caps_policy)
 			long cap = p->kind->freqs[n - 1 - s];
 
 			snprintf(state, sizeof(state), "%d", s);
-			ASSERT_EQ(0, write_str(path, state)) TH_LOG("%s: %s", path, state);
+			ASSERT_EQ(0, kio_write_str(path, state)) TH_LOG("%s: %s", path, state);
 			EXPECT_EQ(s, read_long(path));
 			EXPECT_EQ(cap, wait_value(max_path, cap, 1.0))
 				TH_LOG("policy%d, state %d", p->cpu, s);
@@ -392,7 +362,7 @@ TEST_F(board, cooling_caps_policy)
 				TH_LOG("policy%d: scaling_cur_freq above the cap %ld", p->cpu, cap);
 		}
 		snprintf(state, sizeof(state), "%d", n);
-		EXPECT_NE(0, write_str(path, state)) TH_LOG("state %d accepted", n);
+		EXPECT_NE(0, kio_write_str(path, state)) TH_LOG("state %d accepted", n);
 		EXPECT_EQ(0, read_long(path));
 		EXPECT_EQ((long)p->kind->freqs[n - 1],
 			  wait_value(max_path, p->kind->freqs[n - 1], 1.0));

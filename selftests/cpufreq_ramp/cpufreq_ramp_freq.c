@@ -99,7 +99,7 @@ static unsigned long cur_freq(struct __test_metadata *_metadata,
 {
 	unsigned long f = 0;
 
-	EXPECT_EQ(0, sysfs_read_ul(self->cur_path, &f));
+	EXPECT_EQ(0, kio_read_ul(self->cur_path, &f));
 	return f;
 }
 
@@ -109,7 +109,7 @@ static void set_knob(struct __test_metadata *_metadata,
 {
 	char path[PATH_MAX];
 
-	ASSERT_EQ(0, sysfs_write_ul(ramp_tunable(&self->p, name, path), val))
+	ASSERT_EQ(0, kio_write_ul(ramp_tunable(&self->p, name, path), val))
 		TH_LOG("cannot set %s to %lu", name, val);
 }
 
@@ -133,13 +133,13 @@ FIXTURE_SETUP(ramp)
 			SKIP(return, "%s missing: kernel without the ramp-up tweaks",
 			     path);
 		}
-		ASSERT_EQ(0, sysfs_read(path, self->saved[i], sizeof(self->saved[i])));
+		ASSERT_EQ(0, kio_read_line(path, self->saved[i], sizeof(self->saved[i])));
 	}
 	ASSERT_EQ(0, ramp_path(self->cur_path, self->p.dir, "scaling_cur_freq"));
 	ASSERT_EQ(0, ramp_path(path, self->p.dir, "scaling_min_freq"));
-	ASSERT_EQ(0, sysfs_read_ul(path, &self->lo));
+	ASSERT_EQ(0, kio_read_ul(path, &self->lo));
 	ASSERT_EQ(0, ramp_path(path, self->p.dir, "scaling_max_freq"));
-	ASSERT_EQ(0, sysfs_read_ul(path, &self->hi));
+	ASSERT_EQ(0, kio_read_ul(path, &self->hi));
 	if (self->lo >= self->hi)
 		SKIP(return, "policy limited to one frequency (%lu kHz)", self->lo);
 
@@ -181,10 +181,10 @@ FIXTURE_TEARDOWN(ramp)
 	}
 	if (!self->saved[3][0])
 		return;
-	sysfs_write(ramp_tunable(&self->p, "rate_limit_us", path), self->saved[0]);
-	sysfs_write(ramp_tunable(&self->p, "up_rate_limit_us", path), self->saved[1]);
-	sysfs_write(ramp_tunable(&self->p, "down_rate_limit_us", path), self->saved[2]);
-	sysfs_write(ramp_tunable(&self->p, "fast_ramp_up", path), self->saved[3]);
+	kio_write_str(ramp_tunable(&self->p, "rate_limit_us", path), self->saved[0]);
+	kio_write_str(ramp_tunable(&self->p, "up_rate_limit_us", path), self->saved[1]);
+	kio_write_str(ramp_tunable(&self->p, "down_rate_limit_us", path), self->saved[2]);
+	kio_write_str(ramp_tunable(&self->p, "fast_ramp_up", path), self->saved[3]);
 	ramp_policy_put(&self->p);
 }
 

@@ -11,13 +11,12 @@
  *    intel_pstate=active (or write "active" to intel_pstate/status) and run
  *    this program as root to exercise it.
  */
-#include <sys/types.h>
-#include <sys/wait.h>
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <string.h>
 
 #include "kselftest_harness.h"
 #include "ramp_sysfs.h"
-
-#define NOBODY	65534
 
 static const char * const sugov_knobs[] = {
 	"rate_limit_us", "up_rate_limit_us", "down_rate_limit_us",
@@ -34,26 +33,23 @@ static const char * const bad_numbers[] = {
 static const char * const bad_switches[] = { "2", "10", "4294967295" };
 
 /*
- * As the nobody user in a child, try to open @path for writing.
- * Returns the errno seen (0 if the open succeeded).
+ * As the nobody user in a child, write @val to @path: whether a permission
+ * check refused it (logged when not).
  */
-static int write_as_nobody(const char *path, const char *val)
+static bool nobody_refused(struct __test_metadata *_metadata,
+			   const char *path, const char *val)
 {
-	int status, err;
-	pid_t pid;
+	struct kio_result r;
 
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (setgid(NOBODY) || setuid(NOBODY))
-			_exit(255);
-		err = sysfs_write(path, val);
-		_exit(err < 0 ? -err : 0);
+	if (kio_write_as(KIO_AS_NOBODY, path, val, strlen(val), &r) || r.setup_err) {
+		TH_LOG("cannot write %s as nobody", path);
+		return false;
 	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	if (!kio_refused(&r))
+		TH_LOG("non-root write to %s: %s", path,
+		       r.open_err ? strerror(r.open_err) :
+		       r.write_err ? strerror(r.write_err) : "succeeded");
+	return kio_refused(&r);
 }
 
 /* Writing each of @bad to @path fails with EINVAL and keeps @keep. */
@@ -65,9 +61,9 @@ static void expect_refused(struct __test_metadata *_metadata,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		EXPECT_EQ(-EINVAL, sysfs_write(path, bad[i]))
+		EXPECT_EQ(-EINVAL, kio_write_str(path, bad[i]))
 			TH_LOG("%s accepted \"%s\"", path, bad[i]);
-		ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+		ASSERT_EQ(0, kio_read_line(path, buf, sizeof(buf)));
 		EXPECT_STREQ(keep, buf)
 			TH_LOG("%s changed by the refused \"%s\"", path, bad[i]);
 	}
@@ -97,7 +93,7 @@ FIXTURE_SETUP(sugov)
 			SKIP(return, "%s missing: kernel without the ramp-up tweaks",
 			     path);
 		}
-		ASSERT_EQ(0, sysfs_read(path, self->saved[i], sizeof(self->saved[i])));
+		ASSERT_EQ(0, kio_read_line(path, self->saved[i], sizeof(self->saved[i])));
 	}
 }
 
@@ -108,10 +104,10 @@ FIXTURE_TEARDOWN(sugov)
 	if (!self->saved[0][0])
 		return;
 	/* rate_limit_us first: it sets both limits. */
-	sysfs_write(ramp_tunable(&self->p, "rate_limit_us", path), self->saved[0]);
-	sysfs_write(ramp_tunable(&self->p, "up_rate_limit_us", path), self->saved[1]);
-	sysfs_write(ramp_tunable(&self->p, "down_rate_limit_us", path), self->saved[2]);
-	sysfs_write(ramp_tunable(&self->p, "fast_ramp_up", path), self->saved[3]);
+	kio_write_str(ramp_tunable(&self->p, "rate_limit_us", path), self->saved[0]);
+	kio_write_str(ramp_tunable(&self->p, "up_rate_limit_us", path), self->saved[1]);
+	kio_write_str(ramp_tunable(&self->p, "down_rate_limit_us", path), self->saved[2]);
+	kio_write_str(ramp_tunable(&self->p, "fast_ramp_up", path), self->saved[3]);
 	ramp_policy_put(&self->p);
 }
 
@@ -125,9 +121,9 @@ TEST_F(sugov, good_values_read_back)
 	for (k = 1; k <= 2; k++) {	/* up_, down_rate_limit_us */
 		ramp_tunable(&self->p, sugov_knobs[k], path);
 		for (i = 0; i < ARRAY_SIZE(good); i++) {
-			ASSERT_EQ(0, sysfs_write(path, good[i]))
+			ASSERT_EQ(0, kio_write_str(path, good[i]))
 				TH_LOG("%s refused \"%s\"", path, good[i]);
-			ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+			ASSERT_EQ(0, kio_read_line(path, buf, sizeof(buf)));
 			snprintf(want, sizeof(want), "%s", good[i]);
 			want[strcspn(want, "\n")] = '\0';
 			EXPECT_STREQ(want, buf);
@@ -135,8 +131,8 @@ TEST_F(sugov, good_values_read_back)
 	}
 	ramp_tunable(&self->p, "fast_ramp_up", path);
 	for (i = 0; i < 2; i++) {
-		ASSERT_EQ(0, sysfs_write(path, i ? "1\n" : "0"));
-		ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+		ASSERT_EQ(0, kio_write_str(path, i ? "1\n" : "0"));
+		ASSERT_EQ(0, kio_read_line(path, buf, sizeof(buf)));
 		EXPECT_STREQ(i ? "1" : "0", buf);
 	}
 }
@@ -146,14 +142,14 @@ TEST_F(sugov, rate_limit_us_sets_both)
 	char path[PATH_MAX];
 	unsigned long v;
 
-	ASSERT_EQ(0, sysfs_write(ramp_tunable(&self->p, "up_rate_limit_us", path), "500"));
-	ASSERT_EQ(0, sysfs_write(ramp_tunable(&self->p, "down_rate_limit_us", path), "100000"));
-	ASSERT_EQ(0, sysfs_write(ramp_tunable(&self->p, "rate_limit_us", path), "2000"));
-	ASSERT_EQ(0, sysfs_read_ul(ramp_tunable(&self->p, "up_rate_limit_us", path), &v));
+	ASSERT_EQ(0, kio_write_str(ramp_tunable(&self->p, "up_rate_limit_us", path), "500"));
+	ASSERT_EQ(0, kio_write_str(ramp_tunable(&self->p, "down_rate_limit_us", path), "100000"));
+	ASSERT_EQ(0, kio_write_str(ramp_tunable(&self->p, "rate_limit_us", path), "2000"));
+	ASSERT_EQ(0, kio_read_ul(ramp_tunable(&self->p, "up_rate_limit_us", path), &v));
 	EXPECT_EQ(2000UL, v);
-	ASSERT_EQ(0, sysfs_read_ul(ramp_tunable(&self->p, "down_rate_limit_us", path), &v));
+	ASSERT_EQ(0, kio_read_ul(ramp_tunable(&self->p, "down_rate_limit_us", path), &v));
 	EXPECT_EQ(2000UL, v);
-	ASSERT_EQ(0, sysfs_read_ul(ramp_tunable(&self->p, "rate_limit_us", path), &v));
+	ASSERT_EQ(0, kio_read_ul(ramp_tunable(&self->p, "rate_limit_us", path), &v));
 	EXPECT_EQ(2000UL, v);
 }
 
@@ -163,15 +159,15 @@ TEST_F(sugov, rate_limit_us_reads_the_smaller)
 	char path[PATH_MAX];
 	unsigned long v;
 
-	ASSERT_EQ(0, sysfs_write(ramp_tunable(&self->p, "up_rate_limit_us", path), "500"));
-	ASSERT_EQ(0, sysfs_write(ramp_tunable(&self->p, "down_rate_limit_us", path), "100000"));
-	ASSERT_EQ(0, sysfs_read_ul(ramp_tunable(&self->p, "rate_limit_us", path), &v));
+	ASSERT_EQ(0, kio_write_str(ramp_tunable(&self->p, "up_rate_limit_us", path), "500"));
+	ASSERT_EQ(0, kio_write_str(ramp_tunable(&self->p, "down_rate_limit_us", path), "100000"));
+	ASSERT_EQ(0, kio_read_ul(ramp_tunable(&self->p, "rate_limit_us", path), &v));
 	EXPECT_EQ(500UL, v);
-	ASSERT_EQ(0, sysfs_write(ramp_tunable(&self->p, "up_rate_limit_us", path), "300000"));
-	ASSERT_EQ(0, sysfs_read_ul(ramp_tunable(&self->p, "rate_limit_us", path), &v));
+	ASSERT_EQ(0, kio_write_str(ramp_tunable(&self->p, "up_rate_limit_us", path), "300000"));
+	ASSERT_EQ(0, kio_read_ul(ramp_tunable(&self->p, "rate_limit_us", path), &v));
 	EXPECT_EQ(100000UL, v);
 	/* ... and the limits themselves are independent. */
-	ASSERT_EQ(0, sysfs_read_ul(ramp_tunable(&self->p, "up_rate_limit_us", path), &v));
+	ASSERT_EQ(0, kio_read_ul(ramp_tunable(&self->p, "up_rate_limit_us", path), &v));
 	EXPECT_EQ(300000UL, v);
 }
 
@@ -182,13 +178,13 @@ TEST_F(sugov, bad_values_refused)
 
 	for (k = 0; k < ARRAY_SIZE(sugov_knobs); k++) {
 		ramp_tunable(&self->p, sugov_knobs[k], path);
-		ASSERT_EQ(0, sysfs_write(path, "1"));
+		ASSERT_EQ(0, kio_write_str(path, "1"));
 		expect_refused(_metadata, path, bad_numbers,
 			       ARRAY_SIZE(bad_numbers), "1");
 	}
 	ramp_tunable(&self->p, "fast_ramp_up", path);
 	expect_refused(_metadata, path, bad_switches, ARRAY_SIZE(bad_switches), "1");
-	ASSERT_EQ(0, sysfs_write(path, "0"));
+	ASSERT_EQ(0, kio_write_str(path, "0"));
 	expect_refused(_metadata, path, bad_switches, ARRAY_SIZE(bad_switches), "0");
 }
 
@@ -196,15 +192,11 @@ TEST_F(sugov, non_root_refused)
 {
 	char path[PATH_MAX], buf[64];
 	unsigned int k;
-	int err;
 
 	for (k = 0; k < ARRAY_SIZE(sugov_knobs); k++) {
 		ramp_tunable(&self->p, sugov_knobs[k], path);
-		err = write_as_nobody(path, "0");
-		EXPECT_TRUE(err == EACCES || err == EPERM)
-			TH_LOG("non-root write to %s: %s", path,
-			       err > 0 ? strerror(err) : "succeeded or failed oddly");
-		ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+		EXPECT_TRUE(nobody_refused(_metadata, path, "0"));
+		ASSERT_EQ(0, kio_read_line(path, buf, sizeof(buf)));
 		EXPECT_STREQ(self->saved[k], buf);
 	}
 }
@@ -220,7 +212,7 @@ FIXTURE_SETUP(pstate)
 
 	if (geteuid())
 		SKIP(return, "must run as root");
-	if (sysfs_read(PSTATE_DIR "/status", buf, sizeof(buf)))
+	if (kio_read_line(PSTATE_DIR "/status", buf, sizeof(buf)))
 		SKIP(return, "intel_pstate is not in use");
 	if (strcmp(buf, "active") && strcmp(buf, "passive"))
 		SKIP(return, "intel_pstate is %s", buf);
@@ -229,7 +221,7 @@ FIXTURE_SETUP(pstate)
 FIXTURE_TEARDOWN(pstate)
 {
 	if (self->saved[0])
-		sysfs_write(PSTATE_DIR "/fast_ramp_up", self->saved);
+		kio_write_str(PSTATE_DIR "/fast_ramp_up", self->saved);
 }
 
 /* Present exactly in the active mode without HWP. */
@@ -239,7 +231,7 @@ TEST_F(pstate, present_where_it_has_an_effect)
 	int hwp = !access(PSTATE_DIR "/hwp_dynamic_boost", F_OK);
 	char status[64];
 
-	ASSERT_EQ(0, sysfs_read(PSTATE_DIR "/status", status, sizeof(status)));
+	ASSERT_EQ(0, kio_read_line(PSTATE_DIR "/status", status, sizeof(status)));
 	TH_LOG("status %s, HWP %s, fast_ramp_up %s", status,
 	       hwp ? "on" : "off", present ? "present" : "absent");
 	if (!strcmp(status, "active") && !hwp) {
@@ -253,24 +245,22 @@ TEST_F(pstate, values)
 {
 	const char *path = PSTATE_DIR "/fast_ramp_up";
 	char buf[64];
-	int err;
 
 	if (access(path, F_OK))
 		SKIP(return, "no fast_ramp_up here (passive mode or HWP)");
-	ASSERT_EQ(0, sysfs_read(path, self->saved, sizeof(self->saved)));
+	ASSERT_EQ(0, kio_read_line(path, self->saved, sizeof(self->saved)));
 
-	ASSERT_EQ(0, sysfs_write(path, "1"));
-	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	ASSERT_EQ(0, kio_write_str(path, "1"));
+	ASSERT_EQ(0, kio_read_line(path, buf, sizeof(buf)));
 	EXPECT_STREQ("1", buf);
 	expect_refused(_metadata, path, bad_numbers, ARRAY_SIZE(bad_numbers), "1");
 	expect_refused(_metadata, path, bad_switches, ARRAY_SIZE(bad_switches), "1");
-	ASSERT_EQ(0, sysfs_write(path, "0\n"));
-	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	ASSERT_EQ(0, kio_write_str(path, "0\n"));
+	ASSERT_EQ(0, kio_read_line(path, buf, sizeof(buf)));
 	EXPECT_STREQ("0", buf);
 
-	err = write_as_nobody(path, "1");
-	EXPECT_TRUE(err == EACCES || err == EPERM);
-	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_TRUE(nobody_refused(_metadata, path, "1"));
+	ASSERT_EQ(0, kio_read_line(path, buf, sizeof(buf)));
 	EXPECT_STREQ("0", buf);
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sysfs helpers shared by the cpufreq_ramp tests: reading and writing
- * attributes, finding a cpufreq policy run by schedutil and its tunables.
+ * Helpers shared by the cpufreq_ramp tests: finding a cpufreq policy run by
+ * schedutil and its tunables.  Attribute reads and writes are knob_io.h's
+ * (selftests/sched_knobs).
  */
 #ifndef RAMP_SYSFS_H
 #define RAMP_SYSFS_H
@@ -15,71 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "knob_io.h"
+
 #define CPUFREQ_DIR	"/sys/devices/system/cpu/cpufreq"
 #define PSTATE_DIR	"/sys/devices/system/cpu/intel_pstate"
-
-/* Read a whole attribute, without the trailing newline. 0 or -errno. */
-static inline int sysfs_read(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-static inline int sysfs_read_ul(const char *path, unsigned long *val)
-{
-	char buf[64], *end;
-	int ret;
-
-	ret = sysfs_read(path, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	errno = 0;
-	*val = strtoul(buf, &end, 10);
-	if (errno || end == buf || *end)
-		return -EINVAL;
-	return 0;
-}
-
-/* Write @val as one write(2) call. 0 or -errno. */
-static inline int sysfs_write(const char *path, const char *val)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : -EIO;
-}
-
-static inline int sysfs_write_ul(const char *path, unsigned long val)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%lu", val);
-	return sysfs_write(path, buf);
-}
 
 /* A cpufreq policy and the directory of its schedutil tunables. */
 struct ramp_policy {
@@ -122,12 +62,12 @@ static inline int ramp_policy_get(struct ramp_policy *p)
 			continue;
 		snprintf(path, sizeof(path), CPUFREQ_DIR "/%s/cpuinfo_max_freq",
 			 de->d_name);
-		if (sysfs_read_ul(path, &max) || max < best)
+		if (kio_read_ul(path, &max) || max < best)
 			continue;
 		/* An inactive policy (all CPUs offline) has no related CPUs. */
 		snprintf(path, sizeof(path), CPUFREQ_DIR "/%s/affected_cpus",
 			 de->d_name);
-		if (sysfs_read(path, buf, sizeof(buf)) || !buf[0])
+		if (kio_read_line(path, buf, sizeof(buf)) || !buf[0])
 			continue;
 		best = max;
 		snprintf(p->dir, sizeof(p->dir), CPUFREQ_DIR "/%s", de->d_name);
@@ -144,15 +84,15 @@ static inline int ramp_policy_get(struct ramp_policy *p)
 	p->max_freq = best;
 	ret = ramp_path(path, p->dir, "cpuinfo_min_freq");
 	if (!ret)
-		ret = sysfs_read_ul(path, &p->min_freq);
+		ret = kio_read_ul(path, &p->min_freq);
 	if (!ret)
 		ret = ramp_path(path, p->dir, "scaling_governor");
 	if (!ret)
-		ret = sysfs_read(path, p->old_governor, sizeof(p->old_governor));
+		ret = kio_read_line(path, p->old_governor, sizeof(p->old_governor));
 	if (ret)
 		return ret;
 	if (strcmp(p->old_governor, "schedutil")) {
-		ret = sysfs_write(path, "schedutil");
+		ret = kio_write_str(path, "schedutil");
 		if (ret)
 			return ret == -EINVAL ? -ENOENT : ret;
 	}
@@ -171,7 +111,7 @@ static inline void ramp_policy_put(struct ramp_policy *p)
 	if (!p->old_governor[0] || !strcmp(p->old_governor, "schedutil"))
 		return;
 	if (!ramp_path(path, p->dir, "scaling_governor"))
-		sysfs_write(path, p->old_governor);
+		kio_write_str(path, p->old_governor);
 }
 
 /* Whether @cpu is one of the policy's CPUs. */

@@ -66,8 +66,12 @@ static inline int kio_read_line(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-/* @path holds one unsigned decimal number: 0 or -errno. */
-static inline int kio_read_ul(const char *path, unsigned long *val)
+/*
+ * @path holds one decimal number, read into @sval (signed) or, when that
+ * is NULL, into @uval: 0 or -errno.
+ */
+static inline int kio_read_num(const char *path, long *sval,
+			       unsigned long *uval)
 {
 	char buf[64], *end;
 	int ret;
@@ -76,10 +80,23 @@ static inline int kio_read_ul(const char *path, unsigned long *val)
 	if (ret)
 		return ret;
 	errno = 0;
-	*val = strtoul(buf, &end, 10);
+	if (sval)
+		*sval = strtol(buf, &end, 10);
+	else
+		*uval = strtoul(buf, &end, 10);
 	if (errno || end == buf || *end)
 		return -EINVAL;
 	return 0;
+}
+
+static inline int kio_read_ul(const char *path, unsigned long *val)
+{
+	return kio_read_num(path, NULL, val);
+}
+
+static inline int kio_read_l(const char *path, long *val)
+{
+	return kio_read_num(path, val, NULL);
 }
 
 /*
@@ -125,14 +142,27 @@ static inline ssize_t kio_write(const char *path, const void *data, size_t len)
 	return n;
 }
 
-/* Write the string @s whole: 0, -EIO on a short write, or -errno. */
-static inline int kio_write_str(const char *path, const char *s)
+/* Write @data whole in one call: 0, -EIO on a short write, or -errno. */
+static inline int kio_write_all(const char *path, const void *data, size_t len)
 {
-	ssize_t n = kio_write(path, s, strlen(s));
+	ssize_t n = kio_write(path, data, len);
 
 	if (n < 0)
 		return n;
-	return (size_t)n == strlen(s) ? 0 : -EIO;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+static inline int kio_write_str(const char *path, const char *s)
+{
+	return kio_write_all(path, s, strlen(s));
+}
+
+static inline int kio_write_ul(const char *path, unsigned long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lu", val);
+	return kio_write_str(path, buf);
 }
 
 enum kio_cred {
@@ -230,6 +260,17 @@ static inline int kio_write_as(enum kio_cred cred, const char *path,
 	if (n != sizeof(*res) || !WIFEXITED(status) || WEXITSTATUS(status))
 		return -ECHILD;
 	return 0;
+}
+
+/*
+ * Whether a write by other credentials was refused by a permission check:
+ * at open() by the file mode, or at write() by the handler.
+ */
+static inline bool kio_refused(const struct kio_result *r)
+{
+	if (r->open_err)
+		return r->open_err == EACCES || r->open_err == EPERM;
+	return r->write_err == EACCES || r->write_err == EPERM;
 }
 
 #endif /* KNOB_IO_H */

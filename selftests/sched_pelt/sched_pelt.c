@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <sched.h>
@@ -14,14 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "knob_io.h"
 
 #define KNOB		"/proc/sys/kernel/sched_pelt_multiplier"
-#define NOBODY		65534
 #define BIG_LEN		4096
 
 /* PELT's halflife is 32 periods of 1024 * 1024 ns: 33.554 ms */
@@ -40,41 +38,11 @@
 /* The knob's value, or -errno */
 static int knob_read(void)
 {
-	char buf[32];
-	ssize_t n;
-	int fd;
+	long v;
+	int ret;
 
-	fd = open(KNOB, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	buf[n] = '\0';
-	return atoi(buf);
-}
-
-/* Write @len bytes of @buf in one write(): 0 or -errno */
-static int knob_write(const char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(KNOB, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, buf, len);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	return n == (ssize_t)len ? 0 : -EIO;
+	ret = kio_read_l(KNOB, &v);
+	return ret ? ret : (int)v;
 }
 
 static int knob_set(int mult)
@@ -82,7 +50,7 @@ static int knob_set(int mult)
 	char buf[16];
 
 	snprintf(buf, sizeof(buf), "%d\n", mult);
-	return knob_write(buf, strlen(buf));
+	return kio_write_str(KNOB, buf);
 }
 
 static const char *knob_absent(void)
@@ -125,7 +93,7 @@ TEST_F(knob, good_values)
 		EXPECT_EQ(good[i], knob_read());
 	}
 	/* Surrounding white space is accepted by the sysctl parser */
-	EXPECT_EQ(0, knob_write(" 2 \n", 4));
+	EXPECT_EQ(0, kio_write_all(KNOB, " 2 \n", 4));
 	EXPECT_EQ(2, knob_read());
 }
 
@@ -134,7 +102,7 @@ TEST_F(knob, empty_write)
 	int ret;
 
 	ASSERT_EQ(0, knob_set(2));
-	ret = knob_write("", 0);
+	ret = kio_write_all(KNOB, "", 0);
 	EXPECT_TRUE(ret == 0 || ret == -EINVAL) TH_LOG("empty write: %s",
 						       strerror(-ret));
 	EXPECT_EQ(2, knob_read());
@@ -142,27 +110,14 @@ TEST_F(knob, empty_write)
 
 TEST_F(knob, non_root)
 {
-	int status;
-	pid_t pid;
+	struct kio_result r;
 
 	ASSERT_EQ(0, knob_set(4));
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		int fd;
-
-		if (setgid(NOBODY) || setuid(NOBODY))
-			_exit(2);
-		fd = open(KNOB, O_WRONLY);
-		if (fd < 0)
-			_exit(errno == EACCES || errno == EPERM ? 0 : 3);
-		_exit(write(fd, "1\n", 2) < 0 && errno == EPERM ? 0 : 1);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("a write as uid %d was not refused (child status %d)",
-		       NOBODY, WEXITSTATUS(status));
+	ASSERT_EQ(0, kio_write_as(KIO_AS_NOBODY, KNOB, "1\n", 2, &r));
+	ASSERT_EQ(0, r.setup_err) TH_LOG("cannot become uid %d: %s",
+					 KIO_NOBODY, strerror(r.setup_err));
+	EXPECT_TRUE(kio_refused(&r))
+		TH_LOG("a write as uid %d was not refused", KIO_NOBODY);
 	EXPECT_EQ(4, knob_read());
 }
 
@@ -219,7 +174,7 @@ TEST_F(bad, refused)
 
 	for (i = 0; i < sizeof(start) / sizeof(start[0]); i++) {
 		ASSERT_EQ(0, knob_set(start[i]));
-		EXPECT_EQ(-EINVAL, knob_write(buf, len))
+		EXPECT_EQ(-EINVAL, kio_write_all(KNOB, buf, len))
 			TH_LOG("writing \"%.16s\"%s (%zu bytes)", buf,
 			       len > 16 ? "..." : "", len);
 		EXPECT_EQ(start[i], knob_read());
@@ -239,17 +194,9 @@ static long util_avg(void)
 {
 	static char buf[16384];
 	const char *p;
-	ssize_t n;
-	int fd;
 
-	fd = open("/proc/self/sched", O_RDONLY);
-	if (fd < 0)
+	if (kio_read("/proc/self/sched", buf, sizeof(buf)) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	p = strstr(buf, "se.avg.util_avg");
 	if (!p)
 		return -1;
@@ -260,18 +207,11 @@ static long util_avg(void)
 static long cpu_capacity(int cpu)
 {
 	char path[64];
-	long cap = 1024;
-	FILE *f;
+	long cap;
 
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &cap) != 1)
-			cap = 1024;
-		fclose(f);
-	}
-	return cap;
+	return kio_read_l(path, &cap) ? 1024 : cap;
 }
 
 /*
@@ -310,23 +250,12 @@ static int pick_cpu(bool little)
 static void governor_set(int cpu, const char *gov, char *old, size_t len)
 {
 	char path[96];
-	FILE *f;
 
-	old[0] = '\0';
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (!fgets(old, len, f))
+	/* No cpufreq, or no such governor here: leave it as it was */
+	if (kio_read_line(path, old, len) || kio_write_str(path, gov))
 		old[0] = '\0';
-	fclose(f);
-	old[strcspn(old, "\n")] = '\0';
-	f = fopen(path, "w");
-	if (!f || fprintf(f, "%s\n", gov) < 0 || fclose(f)) {
-		/* No such governor here: leave it as it was */
-		old[0] = '\0';
-	}
 }
 
 static void governor_restore(int cpu, const char *old)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "knob_io.h"
 
 #define FEATURES_PATH	"/sys/kernel/debug/sched/features"
 #define STEAL_PATH	"/sys/kernel/debug/sched/steal"
@@ -52,64 +53,15 @@ struct workload {
 	int n;
 };
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	buf[n] = '\0';
-	close(fd);
-	return n;
-}
-
-/* Returns 0 or -errno of the write (a refused value gives -EINVAL). */
-static int write_file(const char *path, const char *val)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	return 0;
-}
-
-/* 1 when the features file lists STEAL, 0 for NO_STEAL, -1 if absent. */
+/* 1 when the features file lists STEAL, 0 for NO_STEAL, -errno if absent. */
 static int steal_feature(void)
 {
-	char buf[8192], *tok, *save;
-
-	if (read_file(FEATURES_PATH, buf, sizeof(buf)) < 0)
-		return -1;
-	for (tok = strtok_r(buf, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		if (!strcmp(tok, "STEAL"))
-			return 1;
-		if (!strcmp(tok, "NO_STEAL"))
-			return 0;
-	}
-	return -1;
+	return kio_sched_feature(FEATURES_PATH, "STEAL");
 }
 
 static int set_steal(bool on)
 {
-	return write_file(FEATURES_PATH, on ? "STEAL" : "NO_STEAL");
+	return kio_write_str(FEATURES_PATH, on ? "STEAL" : "NO_STEAL");
 }
 
 /* Parses the steal file; returns the number of lines or -1 on a bad line. */
@@ -118,7 +70,7 @@ static int read_steal(struct steal_stats *st)
 	char buf[MAX_CPUS * 128], *line, *save;
 
 	memset(st, 0, sizeof(*st));
-	if (read_file(STEAL_PATH, buf, sizeof(buf)) < 0)
+	if (kio_read(STEAL_PATH, buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -156,7 +108,7 @@ static int online_cpus(int *cpus)
 	char buf[1024], *tok, *save;
 	int n = 0, a, b;
 
-	if (read_file(ONLINE_PATH, buf, sizeof(buf)) < 0)
+	if (kio_read(ONLINE_PATH, buf, sizeof(buf)) < 0)
 		return -1;
 	for (tok = strtok_r(buf, ",\n", &save); tok;
 	     tok = strtok_r(NULL, ",\n", &save)) {
@@ -261,7 +213,7 @@ static long run_delay_ns(pid_t pid)
 	char path[64], buf[256];
 
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
-	if (read_file(path, buf, sizeof(buf)) < 0 ||
+	if (kio_read(path, buf, sizeof(buf)) < 0 ||
 	    sscanf(buf, "%llu %llu", &run, &wait) != 2)
 		return -1;
 	return (long)wait;
@@ -274,7 +226,7 @@ static int task_cpu_state(pid_t pid, char *state)
 	int field, cpu = -1;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (kio_read(path, buf, sizeof(buf)) < 0)
 		return -1;
 	p = strrchr(buf, ')');
 	if (!p)
@@ -355,7 +307,7 @@ static int set_cpu_online(int cpu, bool on)
 	char path[96];
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return write_file(path, on ? "1" : "0");
+	return kio_write_str(path, on ? "1" : "0");
 }
 
 FIXTURE(steal) {
@@ -373,7 +325,7 @@ FIXTURE_SETUP(steal)
 	self->hot_cpu = -1;
 	self->w.n = 0;
 	ASSERT_LE(0, self->was_on) TH_LOG("STEAL vanished from " FEATURES_PATH);
-	ASSERT_LT(0, read_file(SCHEDSTATS_PATH, self->schedstats,
+	ASSERT_LT(0, kio_read(SCHEDSTATS_PATH, self->schedstats,
 			       sizeof(self->schedstats)));
 	self->ncpu = online_cpus(self->cpus);
 	ASSERT_LT(0, self->ncpu);
@@ -386,7 +338,7 @@ FIXTURE_TEARDOWN(steal)
 		set_cpu_online(self->hot_cpu, true);
 	if (self->was_on >= 0)
 		set_steal(self->was_on);
-	write_file(SCHEDSTATS_PATH, self->schedstats);
+	kio_write_str(SCHEDSTATS_PATH, self->schedstats);
 }
 
 /* The feature toggles and reads back; an unknown name is refused. */
@@ -401,10 +353,10 @@ TEST_F(steal, toggle)
 	ASSERT_EQ(0, set_steal(true));
 	EXPECT_EQ(1, steal_feature());
 
-	ASSERT_LT(0, read_file(FEATURES_PATH, before, sizeof(before)));
-	EXPECT_EQ(-EINVAL, write_file(FEATURES_PATH, "STEAL_NO_SUCH_FEATURE"));
-	EXPECT_EQ(-EINVAL, write_file(FEATURES_PATH, "NO_STEALX"));
-	ASSERT_LT(0, read_file(FEATURES_PATH, after, sizeof(after)));
+	ASSERT_LT(0, kio_read(FEATURES_PATH, before, sizeof(before)));
+	EXPECT_EQ(-EINVAL, kio_write_str(FEATURES_PATH, "STEAL_NO_SUCH_FEATURE"));
+	EXPECT_EQ(-EINVAL, kio_write_str(FEATURES_PATH, "NO_STEALX"));
+	ASSERT_LT(0, kio_read(FEATURES_PATH, after, sizeof(after)));
 	EXPECT_STREQ(before, after);
 }
 
@@ -433,7 +385,7 @@ static int llc_weight(void)
 	for (idx = 0; idx < 8; idx++) {
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
-		if (read_file(path, buf, sizeof(buf)) <= 0)
+		if (kio_read(path, buf, sizeof(buf)) <= 0)
 			break;
 		level = atoi(buf);
 		if (level <= best)
@@ -441,7 +393,7 @@ static int llc_weight(void)
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list",
 			 idx);
-		if (read_file(path, buf, sizeof(buf)) <= 0)
+		if (kio_read(path, buf, sizeof(buf)) <= 0)
 			continue;
 		best = level;
 		n = 0;
@@ -474,7 +426,7 @@ TEST_F(steal, overload)
 
 	if (self->ncpu < 2)
 		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, write_file(SCHEDSTATS_PATH, "1"));
+	ASSERT_EQ(0, kio_write_str(SCHEDSTATS_PATH, "1"));
 	ASSERT_EQ(0, set_steal(true));
 	nbusy = start_overload(&self->w, self->cpus, self->ncpu);
 	ASSERT_LT(0, nbusy);
@@ -572,7 +524,7 @@ TEST_F(steal, runq_wait)
 
 	if (self->ncpu < 2)
 		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, write_file(SCHEDSTATS_PATH, "1"));
+	ASSERT_EQ(0, kio_write_str(SCHEDSTATS_PATH, "1"));
 	for (pair = 0; pair < WAIT_PAIRS; pair++) {
 		bool first = !(pair & 1);
 
@@ -627,7 +579,7 @@ TEST_F(steal, hotplug)
 		SKIP(return, "cpu%d cannot go offline", self->cpus[self->ncpu - 1]);
 	}
 	splats = count_splats();
-	ASSERT_EQ(0, write_file(SCHEDSTATS_PATH, "1"));
+	ASSERT_EQ(0, kio_write_str(SCHEDSTATS_PATH, "1"));
 	ASSERT_EQ(0, set_steal(true));
 	ASSERT_LT(0, start_overload(&self->w, self->cpus, self->ncpu));
 	sleep(1);

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "knob_io.h"
 #include "stress.h"
 
 #define PELT_PATH	"/proc/sys/kernel/sched_pelt_multiplier"
@@ -73,7 +72,7 @@ int knob_read(const struct knob *k, long *val)
 		*val = ret;
 		return 0;
 	}
-	return file_read_long(k->path, val);
+	return kio_read_l(k->path, val);
 }
 
 static int knob_write(const struct knob *k, long val)
@@ -84,7 +83,7 @@ static int knob_write(const struct knob *k, long val)
 		snprintf(buf, sizeof(buf), "%s%s", val ? "" : "NO_", k->label);
 	else
 		snprintf(buf, sizeof(buf), "%ld", val);
-	return file_write(k->path, buf);
+	return kio_write_str(k->path, buf);
 }
 
 int knob_set(struct knob *k, long val)
@@ -146,7 +145,7 @@ int cpu_online_set(cpu_set_t *set)
 	char buf[256];
 	int n;
 
-	n = file_read(CPU_DIR "/online", buf, sizeof(buf));
+	n = kio_read(CPU_DIR "/online", buf, sizeof(buf));
 	if (n < 0)
 		return n;
 	return parse_cpus(buf, set);
@@ -157,7 +156,7 @@ int cpu_set_online(int cpu, bool on)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
-	return file_write(path, on ? "1" : "0");
+	return kio_write_str(path, on ? "1" : "0");
 }
 
 bool cpus_all_back(void)
@@ -208,12 +207,12 @@ static void find_cooling_device(struct policy *p)
 		if (strncmp(de->d_name, "cooling_device", 14))
 			continue;
 		snprintf(path, sizeof(path), THERMAL_DIR "/%s/type", de->d_name);
-		if (file_read(path, type, sizeof(type)) < 0 ||
+		if (kio_read(path, type, sizeof(type)) < 0 ||
 		    sscanf(type, "cpufreq-cpu%d", &cpu) != 1 ||
 		    cpu < 0 || cpu >= MAX_CPUS || !CPU_ISSET(cpu, &p->cpus))
 			continue;
 		snprintf(path, sizeof(path), THERMAL_DIR "/%s/max_state", de->d_name);
-		if (file_read_long(path, &maxst) || maxst < 1 || maxst >= MAX_VALUES)
+		if (kio_read_l(path, &maxst) || maxst < 1 || maxst >= MAX_VALUES)
 			continue;
 		for (i = 0; i <= maxst; i++)
 			vals[i] = i;
@@ -257,20 +256,20 @@ static void add_policy(int id)
 	p->id = id;
 	snprintf(p->dir, sizeof(p->dir), CPUFREQ_DIR "/policy%d", id);
 	snprintf(path, sizeof(path), "%s/related_cpus", p->dir);
-	if (file_read(path, buf, sizeof(buf)) < 0 || parse_cpus(buf, &p->cpus) <= 0)
+	if (kio_read(path, buf, sizeof(buf)) < 0 || parse_cpus(buf, &p->cpus) <= 0)
 		return;
 	snprintf(path, sizeof(path), "%s/cpuinfo_min_freq", p->dir);
-	if (file_read_long(path, &p->min_khz))
+	if (kio_read_l(path, &p->min_khz))
 		return;	/* inactive (its CPUs offline) or broken */
 	snprintf(path, sizeof(path), "%s/cpuinfo_max_freq", p->dir);
-	if (file_read_long(path, &p->max_khz))
+	if (kio_read_l(path, &p->max_khz))
 		return;
 	pthread_rwlock_init(&p->lock, NULL);
 	kn.npol++;
 
 	/* The table's frequencies, else the two ends. */
 	snprintf(path, sizeof(path), "%s/scaling_available_frequencies", p->dir);
-	if (file_read(path, buf, sizeof(buf)) > 0) {
+	if (kio_read(path, buf, sizeof(buf)) > 0) {
 		for (tok = strtok_r(buf, " ", &save); tok && nf < MAX_VALUES;
 		     tok = strtok_r(NULL, " ", &save)) {
 			long f = strtol(tok, NULL, 10);
@@ -536,7 +535,7 @@ int view_thermal_pressure(int *capped)
 	char buf[MAX_CPUS * 128], *line, *save;
 	int n = 0, c = 0;
 
-	if (file_read(PRESSURE_PATH, buf, sizeof(buf)) < 0)
+	if (kio_read(PRESSURE_PATH, buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -570,7 +569,7 @@ int view_steal(bool settled)
 	char buf[MAX_CPUS * 128], *line, *save;
 	int n = 0;
 
-	if (file_read(STEAL_PATH, buf, sizeof(buf)) < 0)
+	if (kio_read(STEAL_PATH, buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {

@@ -518,8 +518,8 @@ static void run_phase(int ph, double secs, unsigned long long seed,
 		problem("cannot start the work: %s", strerror(-ret));
 		goto out_work;
 	}
-	if (P->schedstats && !file_read_long(SCHEDSTATS_PATH, &schedstats))
-		file_write(SCHEDSTATS_PATH, "1");
+	if (P->schedstats && !kio_read_l(SCHEDSTATS_PATH, &schedstats))
+		kio_write_str(SCHEDSTATS_PATH, "1");
 	c.w = &w;
 	if (ph == PH_PELT)
 		flip(kn.pelt, 1);
@@ -551,7 +551,7 @@ static void run_phase(int ph, double secs, unsigned long long seed,
 		char v[24];
 
 		snprintf(v, sizeof(v), "%ld", schedstats);
-		file_write(SCHEDSTATS_PATH, v);
+		kio_write_str(SCHEDSTATS_PATH, v);
 	}
 out_work:
 	if (interrupted)

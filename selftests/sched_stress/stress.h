@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "knob_io.h"
+
 #define MAX_CPUS	64
 #define MAX_POLICIES	16
 #define MAX_KNOBS	(4 + 5 * MAX_POLICIES)
@@ -58,11 +60,7 @@ void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 unsigned long problems(void);
 void problems_reset(void);
 
-/* ---- sysfs / procfs ---- */
-
-int file_read(const char *path, char *buf, size_t len);
-int file_write(const char *path, const char *val);
-int file_read_long(const char *path, long *val);
+/* sysfs / procfs reads and writes: kio_*() of sched_knobs' knob_io.h */
 
 /* ---- knobs ---- */
 

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_stress: time, file access and the problem log.
+ * sched_stress: time and the problem log.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,61 +81,4 @@ void problems_reset(void)
 	pthread_mutex_lock(&problem_lock);
 	nproblems = 0;
 	pthread_mutex_unlock(&problem_lock);
-}
-
-/* Read a file into @buf, without a trailing newline: length or -errno. */
-int file_read(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	buf[n] = '\0';
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return n;
-}
-
-/* Write @val in one write(): 0 or -errno. */
-int file_write(const char *path, const char *val)
-{
-	size_t len = strlen(val);
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, len);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	return (size_t)n == len ? 0 : -EIO;
-}
-
-int file_read_long(const char *path, long *val)
-{
-	char buf[64], *end;
-	int n;
-
-	n = file_read(path, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	errno = 0;
-	*val = strtol(buf, &end, 10);
-	if (errno || end == buf || *end)
-		return -EINVAL;
-	return 0;
 }

@@ -93,7 +93,7 @@ static int cg_write(const char *dir, const char *file, const char *val)
 
 	if (sub(path, sizeof(path), dir, file))
 		return -ENAMETOOLONG;
-	return file_write(path, val);
+	return kio_write_str(path, val);
 }
 
 static int cg_mkdir(const char *dir, const char *max)
@@ -121,7 +121,7 @@ int cgroups_setup(struct cgroups *cg, int ncpus, long period_us)
 		cg->mounted = true;
 	}
 	sub(path, sizeof(path), cg->mnt, "cgroup.controllers");
-	if (file_read(path, buf, sizeof(buf)) < 0 || !has_word(buf, "cpu")) {
+	if (kio_read(path, buf, sizeof(buf)) < 0 || !has_word(buf, "cpu")) {
 		snprintf(cg->why, sizeof(cg->why),
 			 "no cpu controller in %.100s (CONFIG_CGROUP_SCHED)", path);
 		goto fail;
@@ -200,7 +200,7 @@ long cgroup_nr_throttled(const char *dir)
 	char path[PATH_MAX], buf[1024], *p;
 
 	if (sub(path, sizeof(path), dir, "cpu.stat") ||
-	    file_read(path, buf, sizeof(buf)) < 0)
+	    kio_read(path, buf, sizeof(buf)) < 0)
 		return -1;
 	p = strstr(buf, "nr_throttled ");
 	return p ? strtol(p + 13, NULL, 10) : -1;
@@ -219,7 +219,7 @@ int task_pelt_check(pid_t pid)
 	int n = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	if (file_read(path, buf, sizeof(buf)) < 0)
+	if (kio_read(path, buf, sizeof(buf)) < 0)
 		return 0;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		char *p = strstr(buf, keys[i]);

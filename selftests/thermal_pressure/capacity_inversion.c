@@ -88,7 +88,7 @@ static int cpu_capacity(int cpu, unsigned long *cap)
 	char path[96];
 
 	snprintf(path, sizeof(path), CPU "/cpu%d/cpu_capacity", cpu);
-	return read_ulong(path, cap);
+	return kio_read_ul(path, cap);
 }
 
 /* Fill @b; NULL, or why this machine cannot show a capacity inversion */
@@ -132,7 +132,7 @@ static const char *board_probe(struct board *b, char *why, size_t len)
 
 	/* One policy for the whole big cluster, and its cooling device */
 	snprintf(path, sizeof(path), CPU "/cpu%d/cpufreq/related_cpus", b->big[0]);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (kio_read(path, buf, sizeof(buf)) < 0)
 		return "the big CPUs have no cpufreq policy";
 	first = -1;
 	nr = 0;
@@ -149,10 +149,10 @@ static const char *board_probe(struct board *b, char *why, size_t len)
 		return "the big CPUs do not share one cpufreq policy";
 	snprintf(b->policy, sizeof(b->policy), CPU "/cpu%d/cpufreq", first);
 	snprintf(path, sizeof(path), "%s/cpuinfo_min_freq", b->policy);
-	if (read_ulong(path, &b->min_freq))
+	if (kio_read_ul(path, &b->min_freq))
 		return "cannot read the big cluster's cpuinfo_min_freq";
 	snprintf(path, sizeof(path), "%s/cpuinfo_max_freq", b->policy);
-	if (read_ulong(path, &b->max_freq) || !b->max_freq)
+	if (kio_read_ul(path, &b->max_freq) || !b->max_freq)
 		return "cannot read the big cluster's cpuinfo_max_freq";
 	if (find_cdev(first, b->cur_state, sizeof(b->cur_state), &b->max_state)) {
 		snprintf(why, len, "no cooling device of type cpufreq-cpu%d for the big cluster",
@@ -190,7 +190,7 @@ static int task_cpu(pid_t pid)
 	int field;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (kio_read(path, buf, sizeof(buf)) < 0)
 		return -1;
 	/* The command name (field 2) may hold blanks: count after its ')' */
 	p = strrchr(buf, ')');
@@ -248,8 +248,8 @@ FIXTURE_SETUP(inversion)
 	reason = absent(&self->b, why, sizeof(why));
 	if (reason)
 		SKIP(return, "%s", reason);
-	ASSERT_EQ(0, read_ulong(KNOB, &self->saved_decay));
-	ASSERT_EQ(0, write_ulong(self->b.cur_state, 0));
+	ASSERT_EQ(0, kio_read_ul(KNOB, &self->saved_decay));
+	ASSERT_EQ(0, kio_write_ul(self->b.cur_state, 0));
 }
 
 FIXTURE_TEARDOWN(inversion)
@@ -261,8 +261,8 @@ FIXTURE_TEARDOWN(inversion)
 	for (i = 0; i < self->nr; i++)
 		waitpid(self->pid[i], NULL, 0);
 	if (self->b.cur_state[0])
-		write_ulong(self->b.cur_state, 0);
-	write_ulong(KNOB, self->saved_decay);
+		kio_write_ul(self->b.cur_state, 0);
+	kio_write_ul(KNOB, self->saved_decay);
 }
 
 /* Start a spinning task pinned to @cpu; its pid, or -1 */
@@ -374,7 +374,7 @@ static int wait_max_freq(const struct board *b, unsigned long freq)
 
 	snprintf(path, sizeof(path), "%s/scaling_max_freq", b->policy);
 	while (now_ms() - t0 < 2000) {
-		if (!read_ulong(path, &v) && v == freq)
+		if (!kio_read_ul(path, &v) && v == freq)
 			return 0;
 		sleep_ms(5);
 	}
@@ -411,7 +411,7 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 	       b->max_state, variant->decay_ms);
 
 	/* Uncapped, the knob set: the average restarts at no pressure */
-	ASSERT_EQ(0, write_ulong(KNOB, variant->decay_ms));
+	ASSERT_EQ(0, kio_write_ul(KNOB, variant->decay_ms));
 
 	/* One task per big CPU, started pinned to it, then let free */
 	CPU_ZERO(&all);
@@ -439,7 +439,7 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 
 	/* Capped at the lowest OPP */
 	t0 = now_ms();
-	ASSERT_EQ(0, write_ulong(b->cur_state, b->max_state));
+	ASSERT_EQ(0, kio_write_ul(b->cur_state, b->max_state));
 	ASSERT_EQ(0, wait_max_freq(b, b->min_freq))
 		TH_LOG("state %lu of %s did not cap %s at %lu kHz", b->max_state,
 		       b->cur_state, b->policy, b->min_freq);
@@ -464,7 +464,7 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 
 	/* Lifted: (back) on the bigs */
 	t0 = now_ms();
-	ASSERT_EQ(0, write_ulong(b->cur_state, 0));
+	ASSERT_EQ(0, kio_write_ul(b->cur_state, 0));
 	ASSERT_EQ(0, wait_max_freq(b, b->max_freq));
 	phase(_metadata, self, "lifted", BIG, self->nr, t0, SETTLE_MS);
 }
@@ -479,8 +479,8 @@ static unsigned long main_saved_decay;
 
 static void restore(void)
 {
-	write_ulong(main_board.cur_state, 0);
-	write_ulong(KNOB, main_saved_decay);
+	kio_write_ul(main_board.cur_state, 0);
+	kio_write_ul(KNOB, main_saved_decay);
 }
 
 int main(int argc, char **argv)
@@ -493,7 +493,7 @@ int main(int argc, char **argv)
 		ksft_print_header();
 		ksft_exit_skip("%s\n", reason);
 	}
-	if (read_ulong(KNOB, &main_saved_decay))
+	if (kio_read_ul(KNOB, &main_saved_decay))
 		ksft_exit_fail_msg("cannot read %s\n", KNOB);
 	atexit(restore);
 	return test_harness_run(argc, argv);

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -33,13 +32,13 @@ FIXTURE_SETUP(knob)
 		SKIP(return, "%s is missing: kernel without averaged thermal pressure", KNOB);
 	if (geteuid())
 		SKIP(return, "needs root");
-	ASSERT_EQ(0, read_ulong(KNOB, &self->saved));
+	ASSERT_EQ(0, kio_read_ul(KNOB, &self->saved));
 }
 
 FIXTURE_TEARDOWN(knob)
 {
 	if (knob_present() && !geteuid())
-		write_ulong(KNOB, self->saved);
+		kio_write_ul(KNOB, self->saved);
 }
 
 TEST_F(knob, good_values)
@@ -49,13 +48,13 @@ TEST_F(knob, good_values)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		ASSERT_EQ(0, write_ulong(KNOB, good[i])) TH_LOG("writing %lu", good[i]);
-		ASSERT_EQ(0, read_ulong(KNOB, &v));
+		ASSERT_EQ(0, kio_write_ul(KNOB, good[i])) TH_LOG("writing %lu", good[i]);
+		ASSERT_EQ(0, kio_read_ul(KNOB, &v));
 		EXPECT_EQ(good[i], v);
 	}
 	/* Surrounding white space is fine */
-	ASSERT_EQ(0, write_str(KNOB, " 64\n"));
-	ASSERT_EQ(0, read_ulong(KNOB, &v));
+	ASSERT_EQ(0, kio_write_str(KNOB, " 64\n"));
+	ASSERT_EQ(0, kio_read_ul(KNOB, &v));
 	EXPECT_EQ(64UL, v);
 }
 
@@ -85,14 +84,14 @@ FIXTURE_SETUP(bad)
 		SKIP(return, "%s is missing: kernel without averaged thermal pressure", KNOB);
 	if (geteuid())
 		SKIP(return, "needs root");
-	ASSERT_EQ(0, read_ulong(KNOB, &self->saved));
-	ASSERT_EQ(0, write_ulong(KNOB, HALFLIFE_MS));
+	ASSERT_EQ(0, kio_read_ul(KNOB, &self->saved));
+	ASSERT_EQ(0, kio_write_ul(KNOB, HALFLIFE_MS));
 }
 
 FIXTURE_TEARDOWN(bad)
 {
 	if (knob_present() && !geteuid())
-		write_ulong(KNOB, self->saved);
+		kio_write_ul(KNOB, self->saved);
 }
 
 TEST_F(bad, refused_and_unchanged)
@@ -102,13 +101,13 @@ TEST_F(bad, refused_and_unchanged)
 	int ret;
 
 	if (variant->value) {
-		ret = write_str(KNOB, variant->value);
+		ret = kio_write_str(KNOB, variant->value);
 	} else {
 		memset(big, '1', sizeof(big));
-		ret = write_buf(KNOB, big, sizeof(big));
+		ret = kio_write_all(KNOB, big, sizeof(big));
 	}
 	EXPECT_EQ(-EINVAL, ret) TH_LOG("writing '%.20s'", variant->value ?: big);
-	ASSERT_EQ(0, read_ulong(KNOB, &v));
+	ASSERT_EQ(0, kio_read_ul(KNOB, &v));
 	EXPECT_EQ((unsigned long)HALFLIFE_MS, v);
 }
 
@@ -116,34 +115,24 @@ TEST_F(knob, empty_write_unchanged)
 {
 	unsigned long v;
 
-	ASSERT_EQ(0, write_ulong(KNOB, 32));
-	EXPECT_EQ(0, write_buf(KNOB, "", 0));
-	ASSERT_EQ(0, read_ulong(KNOB, &v));
+	ASSERT_EQ(0, kio_write_ul(KNOB, 32));
+	EXPECT_EQ(0, kio_write_all(KNOB, "", 0));
+	ASSERT_EQ(0, kio_read_ul(KNOB, &v));
 	EXPECT_EQ(32UL, v);
 }
 
 TEST_F(knob, non_root_refused)
 {
+	struct kio_result r;
 	unsigned long v;
-	pid_t pid;
-	int status;
 
-	ASSERT_EQ(0, write_ulong(KNOB, 32));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		int ret;
-
-		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
-			_exit(2);
-		ret = write_str(KNOB, "8");
-		/* EACCES from the file mode, EPERM from the handler */
-		_exit(ret == -EACCES || ret == -EPERM ? 0 : 1);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("a non-root write was not refused");
-	ASSERT_EQ(0, read_ulong(KNOB, &v));
+	ASSERT_EQ(0, kio_write_ul(KNOB, 32));
+	ASSERT_EQ(0, kio_write_as(KIO_AS_NOBODY, KNOB, "8", 1, &r));
+	ASSERT_EQ(0, r.setup_err) TH_LOG("cannot become nobody: %s",
+					 strerror(r.setup_err));
+	/* EACCES from the file mode, EPERM from the handler */
+	EXPECT_TRUE(kio_refused(&r)) TH_LOG("a non-root write was not refused");
+	ASSERT_EQ(0, kio_read_ul(KNOB, &v));
 	EXPECT_EQ(32UL, v);
 }
 
@@ -160,7 +149,7 @@ TEST(debugfs_format)
 		SKIP(return, "needs root");
 	if (access(DEBUGFS, R_OK))
 		SKIP(return, "%s is missing (debugfs not mounted, or no averaged thermal pressure)", DEBUGFS);
-	ASSERT_EQ(0, read_ulong(KNOB, &decay));
+	ASSERT_EQ(0, kio_read_ul(KNOB, &decay));
 
 	nr_online = online_cpus(online);
 	ASSERT_LT(0, nr_online);
@@ -204,9 +193,9 @@ static int cap_apply(FIXTURE_DATA(cap) *self, int on)
 	char path[192];
 
 	if (self->cdev[0])
-		return write_ulong(self->cdev, on ? self->max_state : 0);
+		return kio_write_ul(self->cdev, on ? self->max_state : 0);
 	snprintf(path, sizeof(path), "%s/scaling_max_freq", self->policy);
-	return write_ulong(path, on ? self->cpuinfo_min : self->saved_max);
+	return kio_write_ul(path, on ? self->cpuinfo_min : self->saved_max);
 }
 
 FIXTURE_SETUP(cap)
@@ -225,7 +214,7 @@ FIXTURE_SETUP(cap)
 		SKIP(return, "needs root");
 	if (access(DEBUGFS, R_OK))
 		SKIP(return, "%s is missing", DEBUGFS);
-	ASSERT_EQ(0, read_ulong(KNOB, &self->saved_decay));
+	ASSERT_EQ(0, kio_read_ul(KNOB, &self->saved_decay));
 	if (glob(CPUFREQ "/policy*", 0, NULL, &g) || !g.gl_pathc)
 		SKIP(return, "no cpufreq driver: no policy to cap");
 
@@ -250,11 +239,11 @@ FIXTURE_SETUP(cap)
 	self->orig = best;
 
 	snprintf(path, sizeof(path), "%s/cpuinfo_max_freq", self->policy);
-	ASSERT_EQ(0, read_ulong(path, &self->cpuinfo_max));
+	ASSERT_EQ(0, kio_read_ul(path, &self->cpuinfo_max));
 	snprintf(path, sizeof(path), "%s/cpuinfo_min_freq", self->policy);
-	ASSERT_EQ(0, read_ulong(path, &self->cpuinfo_min));
+	ASSERT_EQ(0, kio_read_ul(path, &self->cpuinfo_min));
 	snprintf(path, sizeof(path), "%s/scaling_max_freq", self->policy);
-	ASSERT_EQ(0, read_ulong(path, &self->saved_max));
+	ASSERT_EQ(0, kio_read_ul(path, &self->saved_max));
 	if (self->cpuinfo_min >= self->cpuinfo_max)
 		SKIP(return, "%s has a single frequency", self->policy);
 	/* Without a cooling device, cdev stays "" and scaling_max_freq caps */
@@ -263,7 +252,7 @@ FIXTURE_SETUP(cap)
 	       self->orig, self->cdev[0] ? self->cdev : "scaling_max_freq");
 
 	/* Start uncapped, with the instantaneous pressure */
-	ASSERT_EQ(0, write_ulong(KNOB, 0));
+	ASSERT_EQ(0, kio_write_ul(KNOB, 0));
 	ASSERT_EQ(0, cap_apply(self, 0));
 }
 
@@ -273,7 +262,7 @@ FIXTURE_TEARDOWN(cap)
 		return;
 	if (self->policy[0])
 		cap_apply(self, 0);
-	write_ulong(KNOB, self->saved_decay);
+	kio_write_ul(KNOB, self->saved_decay);
 }
 
 /*
@@ -316,7 +305,7 @@ static unsigned long expected_pressure(FIXTURE_DATA(cap) *self, unsigned long *c
 	char path[192];
 
 	snprintf(path, sizeof(path), "%s/scaling_max_freq", self->policy);
-	if (read_ulong(path, capped)) {
+	if (kio_read_ul(path, capped)) {
 		*capped = 0;
 		return 0;
 	}
@@ -370,7 +359,7 @@ TEST_F(cap, averaged_pressure)
 	unsigned long p;
 
 	ASSERT_LT(0, wait_instant(self->cpu, 0, &l));
-	ASSERT_EQ(0, write_ulong(KNOB, HALFLIFE_MS));
+	ASSERT_EQ(0, kio_write_ul(KNOB, HALFLIFE_MS));
 	ASSERT_EQ(0, read_cpu(self->cpu, &l));
 	ASSERT_EQ(0UL, l.avg) TH_LOG("the restarted average starts at the instantaneous pressure");
 

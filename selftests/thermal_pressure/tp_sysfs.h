@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the thermal_pressure tests: small proc/sysfs reads and
- * writes, a monotonic clock in ms, the debugfs view of the pressure and the
- * cpufreq cooling device of a policy.
+ * Helpers shared by the thermal_pressure tests: a monotonic clock in ms,
+ * the debugfs view of the pressure and the cpufreq cooling device of a
+ * policy.  File reads and writes are knob_io.h's (selftests/sched_knobs).
  */
 #ifndef TP_SYSFS_H
 #define TP_SYSFS_H
@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "knob_io.h"
+
 #define KNOB		"/proc/sys/kernel/sched_thermal_decay_ms"
 #define DEBUGFS		"/sys/kernel/debug/sched/thermal_pressure"
 #define CPUFREQ		"/sys/devices/system/cpu/cpufreq"
@@ -26,77 +28,6 @@ struct tp_line {
 	int cpu;
 	unsigned long orig, instant, avg, actual;
 };
-
-/* Write @len bytes of @buf to @path; 0 or -errno */
-static inline int write_buf(const char *path, const char *buf, size_t len)
-{
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, buf, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
-static inline int write_str(const char *path, const char *s)
-{
-	return write_buf(path, s, strlen(s));
-}
-
-static inline int write_ulong(const char *path, unsigned long v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%lu", v);
-	return write_str(path, buf);
-}
-
-/* Read a whole small file into @buf; its length or -errno */
-static inline ssize_t read_file(const char *path, char *buf, size_t size)
-{
-	ssize_t n, len = 0;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	while ((size_t)len < size - 1) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		if (!n)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	close(fd);
-	return len;
-}
-
-static inline int read_ulong(const char *path, unsigned long *v)
-{
-	char buf[64], *end;
-	ssize_t n;
-
-	n = read_file(path, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	errno = 0;
-	*v = strtoul(buf, &end, 10);
-	if (errno || end == buf || (*end && *end != '\n'))
-		return -EINVAL;
-	return 0;
-}
 
 static inline long now_ms(void)
 {
@@ -129,7 +60,7 @@ static inline int read_debugfs(struct tp_line *lines, char *bad, size_t badlen)
 	char *line, *save = NULL;
 	int nr = 0;
 
-	if (read_file(DEBUGFS, buf, sizeof(buf)) < 0) {
+	if (kio_read(DEBUGFS, buf, sizeof(buf)) < 0) {
 		snprintf(bad, badlen, "cannot read %s", DEBUGFS);
 		return -1;
 	}
@@ -183,7 +114,7 @@ static inline int online_cpus(int *online)
 	char buf[256], *p;
 	int nr = 0, a, b, n;
 
-	if (read_file("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0)
+	if (kio_read("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0)
 		return -1;
 	for (p = buf; *p && *p != '\n'; p += n) {
 		if (sscanf(p, "%d-%d%n", &a, &b, &n) != 2) {
@@ -219,10 +150,10 @@ static inline int find_cdev(int cpu, char *cur_state, size_t len,
 		return -1;
 	for (i = 0; i < g.gl_pathc; i++) {
 		snprintf(path, sizeof(path), "%s/type", g.gl_pathv[i]);
-		if (read_file(path, type, sizeof(type)) < 0 || strcmp(type, want))
+		if (kio_read(path, type, sizeof(type)) < 0 || strcmp(type, want))
 			continue;
 		snprintf(path, sizeof(path), "%s/max_state", g.gl_pathv[i]);
-		if (read_ulong(path, max_state) || !*max_state)
+		if (kio_read_ul(path, max_state) || !*max_state)
 			continue;
 		snprintf(cur_state, len, "%s/cur_state", g.gl_pathv[i]);
 		ret = 0;
