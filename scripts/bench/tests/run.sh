@@ -151,6 +151,12 @@ one_shell() {
 	else
 		fail "run-host: samples.tsv, table.txt, results.json"
 	fi
+	if env SCHEDCMP=/nonexistent $SH "$runhost" -x -o "$tmp/rh6" "$tmp/out" >"$tmp/rh6.out" 2>&1 &&
+		cmp -s "$tmp/rh/samples.tsv" "$tmp/rh6/samples.tsv" && [ ! -e "$tmp/rh6/table.txt" ]; then
+		ok "run-host -x: the samples only"
+	else
+		fail "run-host -x: the samples only"
+	fi
 	sed 's/^fake	p1	b	1	.*/[   12.5] kernel: noise/' "$tmp/out" >"$tmp/noisy"
 	env SCHEDCMP="$schedcmp" $SH "$runhost" -n -o "$tmp/rh2" "$tmp/noisy" >/dev/null 2>"$tmp/rh.err" && rc=0 || rc=$?
 	if [ "$rc" -ne 0 ] && grep -q 'lines were lost' "$tmp/rh.err" && grep -q 'dropped a kernel message' "$tmp/rh.err"; then
