@@ -96,7 +96,6 @@ int knob_set(struct knob *k, long val)
 		return ret;
 	k->expect = val;
 	k->written = true;
-	k->writes++;
 	if (k->async)
 		return 0;
 	ret = knob_read(k, &got);
@@ -220,10 +219,8 @@ static void find_cooling_device(struct policy *p)
 		snprintf(label, sizeof(label), "policy%d %.24s cur_state", p->id,
 			 de->d_name);
 		p->cdev = knob_new(label, path, KNOB_NUMBER, vals, maxst + 1);
-		if (p->cdev) {
+		if (p->cdev)
 			p->cdev->policy = p - kn.pol;
-			kn.ncdev++;
-		}
 		break;
 	}
 	closedir(d);
@@ -270,8 +267,8 @@ static void add_policy(int id)
 	/* The table's frequencies, else the two ends. */
 	snprintf(path, sizeof(path), "%s/scaling_available_frequencies", p->dir);
 	if (kio_read(path, buf, sizeof(buf)) > 0) {
-		for (tok = strtok_r(buf, " ", &save); tok && nf < MAX_VALUES;
-		     tok = strtok_r(NULL, " ", &save)) {
+		for (tok = strtok_r(buf, " \n", &save); tok && nf < MAX_VALUES;
+		     tok = strtok_r(NULL, " \n", &save)) {
 			long f = strtol(tok, NULL, 10);
 
 			if (f >= p->min_khz && f <= p->max_khz)
@@ -293,8 +290,6 @@ static void add_policy(int id)
 				 sizeof(rate_values) / sizeof(rate_values[0]));
 	p->down_rate = policy_knob(p, "schedutil/down_rate_limit_us", rate_values,
 				   sizeof(rate_values) / sizeof(rate_values[0]));
-	if (p->fast_ramp_up || p->up_rate || p->down_rate)
-		kn.nsugov++;
 	find_cooling_device(p);
 }
 
@@ -364,7 +359,6 @@ void knobs_forget(void)
 
 	for (i = 0; i < kn.n; i++) {
 		kn.k[i].written = false;
-		kn.k[i].writes = 0;
 		kn.k[i].expect = kn.k[i].orig;
 	}
 }

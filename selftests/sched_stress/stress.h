@@ -60,8 +60,6 @@ void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 unsigned long problems(void);
 void problems_reset(void);
 
-/* sysfs / procfs reads and writes: kio_*() of sched_knobs' knob_io.h */
-
 /* ---- knobs ---- */
 
 enum knob_type {
@@ -80,7 +78,6 @@ struct knob {
 	long orig;		/* value found at start, restored at the end */
 	long expect;		/* last value written by the test */
 	bool written;
-	unsigned long writes;
 };
 
 struct policy {
@@ -100,8 +97,6 @@ struct knobs {
 	struct knob *pelt, *decay, *steal;
 	struct policy pol[MAX_POLICIES];
 	int npol;
-	int nsugov;		/* policies with schedutil tunables */
-	int ncdev;		/* policies with a cooling device */
 	/* CPUs that can go offline, and the online set at start */
 	int hot[MAX_CPUS];
 	int nhot;
@@ -177,7 +172,7 @@ bool have_hackbench(void);
 int task_pelt_check(pid_t pid);
 int work_start(struct workload *w, const struct cgroups *cg, int nhogs,
 	       double seconds, uint64_t seed, bool hackbench);
-/* Wait for the work to finish; true when all of it completed. */
-bool work_finish(struct workload *w, double grace);
+/* Wait for the work to finish; what did not complete is a problem(). */
+void work_finish(struct workload *w, double grace);
 
 #endif

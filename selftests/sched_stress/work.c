@@ -272,11 +272,21 @@ static int pingpong(unsigned int rounds)
 	pid_t pid;
 	char c = 0;
 
-	if (pipe(ab) || pipe(ba))
+	if (pipe(ab))
 		return 1;
+	if (pipe(ba)) {
+		close(ab[0]);
+		close(ab[1]);
+		return 1;
+	}
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(ab[0]);
+		close(ab[1]);
+		close(ba[0]);
+		close(ba[1]);
 		return 1;
+	}
 	if (!pid) {
 		for (i = 0; i < rounds; i++)
 			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
@@ -453,21 +463,28 @@ static bool finish_one(pid_t pid, bool group, const char *what, double until,
 	return false;
 }
 
-bool work_finish(struct workload *w, double grace)
+/* Whether a reaped child exited 0; a problem is logged when not. */
+static bool exited_cleanly(const char *what, int st)
+{
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		return true;
+	problem("%s: %s %d", what, WIFEXITED(st) ? "exit" : "signal",
+		WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	return false;
+}
+
+void work_finish(struct workload *w, double grace)
 {
 	double until = w->end + grace;
 	long runs, fails;
-	bool ok = true;
 	char what[32];
 	int i, st;
 
 	if (!w->sh)
-		return false;
+		return;
 	if (w->runner > 0) {
-		if (!finish_one(w->runner, true, "hackbench runner", until, &st))
-			ok = false;
-		else if (!WIFEXITED(st) || WEXITSTATUS(st))
-			ok = false;
+		if (finish_one(w->runner, true, "hackbench runner", until, &st))
+			exited_cleanly("hackbench runner", st);
 		/* Its hackbench children, should any be left. */
 		kill(-w->runner, SIGKILL);
 	}
@@ -477,22 +494,12 @@ bool work_finish(struct workload *w, double grace)
 		problem("hackbench: %ld of %ld runs failed", fails, runs);
 	else if (!runs)
 		problem("hackbench: no run completed");
-	if (fails || !runs)
-		ok = false;
 
 	for (i = 0; i < w->nhogs; i++) {
 		snprintf(what, sizeof(what), "hog %d", i);
-		if (!finish_one(w->hogs[i], false, what, until, &st)) {
-			ok = false;
-		} else if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-			problem("hog %d: %s %d", i,
-				WIFEXITED(st) ? "exit" : "signal",
-				WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
-			ok = false;
-		} else if (!w->sh->hog_loops[i]) {
+		if (finish_one(w->hogs[i], false, what, until, &st) &&
+		    exited_cleanly(what, st) && !w->sh->hog_loops[i])
 			problem("hog %d did no work", i);
-			ok = false;
-		}
 	}
 	printf("# work: %ld hackbench runs, %ld failed; hog loops:", runs, fails);
 	for (i = 0; i < w->nhogs; i++)
@@ -500,5 +507,4 @@ bool work_finish(struct workload *w, double grace)
 	printf("\n");
 	munmap(w->sh, sizeof(*w->sh));
 	w->sh = NULL;
-	return ok;
 }
