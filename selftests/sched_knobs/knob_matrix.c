@@ -233,14 +233,17 @@ static void governors_restore(struct knob_state *st)
 	}
 }
 
-/* Run every active policy with schedutil; 0 or -ENOENT with @why */
+/*
+ * Run every active policy with schedutil; 0, or -errno with @why and every
+ * governor put back.
+ */
 static int governors_schedutil(struct knob_state *st, char *dirs[MAX_INST],
 			       int *ndirs, char *why, size_t len)
 {
 	char path[PATH_MAX], buf[VAL_LEN];
 	struct dirent *de;
+	int ret = 0;
 	DIR *dir;
-	int ret;
 
 	*ndirs = 0;
 	dir = opendir(CPUFREQ_DIR);
@@ -263,23 +266,34 @@ static int governors_schedutil(struct knob_state *st, char *dirs[MAX_INST],
 		if (strcmp(buf, "schedutil")) {
 			ret = value_set(path, "schedutil");
 			if (ret) {
-				closedir(dir);
 				snprintf(why, len, "%s: schedutil refused (%s): no CONFIG_CPU_FREQ_GOV_SCHEDUTIL?",
 					 path, strerror(-ret));
-				return -ENOENT;
+				ret = -ENOENT;
+				break;
 			}
 			snprintf(st->gov_path[st->ngov], PATH_MAX, "%s", path);
 			snprintf(st->gov_old[st->ngov], VAL_LEN, "%s", buf);
 			st->ngov++;
 		}
-		dirs[(*ndirs)++] = strdup(de->d_name);
+		dirs[*ndirs] = strdup(de->d_name);
+		if (!dirs[*ndirs]) {
+			snprintf(why, len, "out of memory");
+			ret = -ENOMEM;
+			break;
+		}
+		(*ndirs)++;
 	}
 	closedir(dir);
-	if (!*ndirs) {
+	if (!ret && !*ndirs) {
 		snprintf(why, len, "no active cpufreq policy in %s", CPUFREQ_DIR);
-		return -ENOENT;
+		ret = -ENOENT;
 	}
-	return 0;
+	if (ret) {
+		while (*ndirs > 0)
+			free(dirs[--*ndirs]);
+		governors_restore(st);
+	}
+	return ret;
 }
 
 static const char * const sugov_attrs[] = {
