@@ -266,10 +266,6 @@ FIXTURE_TEARDOWN(cap)
 }
 
 /*
- * Wait (up to 2 s) until @cpu's instantaneous pressure satisfies
- * (instant != 0) == @capped; the time it was first seen, or -1.
- */
-/*
  * The longest time between two polls of the debugfs view since it was last
  * reset: when the host starves the guest, a crossing is seen that much late.
  */
@@ -284,6 +280,10 @@ static void poll_gap(long *last)
 	*last = t;
 }
 
+/*
+ * Wait (up to 2 s) until @cpu's instantaneous pressure satisfies
+ * (instant != 0) == @capped; the time it was first seen, or -1.
+ */
 static long wait_instant(int cpu, int capped, struct tp_line *l)
 {
 	long start = now_ms(), last = 0;
