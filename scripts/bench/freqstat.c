@@ -98,8 +98,11 @@ double duty_next_start(double start, double period, double now, long *missed)
 
 	if (now <= next)
 		return next;
-	/* whole periods that began while the task was still busy */
-	n = floor((now - next) / period) + 1;
+	/*
+	 * The periods that began while the task was still busy; one that
+	 * begins exactly @now is not missed (as for @now == next).
+	 */
+	n = ceil((now - next) / period);
 	*missed += (long)n;
 	return next + n * period;
 }

@@ -150,6 +150,9 @@ static void test_next_start(void)
 	missed = 0;
 	ok(near(duty_next_start(0, 10, 35, &missed), 40) && missed == 3,
 	   "duty: three periods started while busy");
+	missed = 0;
+	ok(near(duty_next_start(0, 16, 32, &missed), 32) && missed == 1,
+	   "duty: done exactly at a later boundary, only the period before missed");
 }
 
 static void test_parse(void)
