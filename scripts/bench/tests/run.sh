@@ -195,6 +195,14 @@ one_shell() {
 	else
 		fail "missing knob: skipped with the reason, exit 0"
 	fi
+	rc=0
+	env FAKE_KNOB="$tmp/knob" FAKE_KNOB2="$tmp/missing2" $SH "$bench" -c 0 -w 0 \
+		-o "$tmp/s.tsv" "$pair" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -eq 0 ] && grep -qx "# skipped: fake-pair: $tmp/missing2 does not exist" "$tmp/s.tsv"; then
+		ok "a missing knob of compound settings: skipped with the reason, exit 0"
+	else
+		fail "a missing knob of compound settings: skipped with the reason, exit 0"
+	fi
 	run FAKE_SKIP=no_tool_here -- "$fake"
 	check "init refuses: skipped with its reason" grep -qx '# skipped: fake: no_tool_here' "$tmp/s.tsv"
 
