@@ -1,0 +1,253 @@
+# SPDX-License-Identifier: GPL-2.0
+"""KTAP parsing for the boots of scripts/run, after the kernel's own
+tools/testing/kunit/kunit_parser.py: a result line belongs to the nested
+block printed just before it, nested plans are checked against the results
+that came, and output that ends inside a test counts as that test failing.
+
+Two streams are read:
+
+* the console of a boot, where KUnit prints one KTAP document: suites at
+  depth 1 (indented four spaces), their cases at depth 2, parameters at
+  depth 3.  Kernel time stamps are stripped and lines that are no KTAP are
+  ignored (other kernel messages interleave with it).
+* the output of scripts/guest/run-kselftests: one top-level result per
+  test program, the program's own KTAP (kselftest_harness.h) nested under
+  "# " prefixes.
+
+Each yields records (status, id, reason): status PASS, FAIL or SKIP; ids
+"kunit: SUITE", "kunit: SUITE.CASE", "kselftest: TARGET: TEST" and
+"kselftest: TARGET: TEST: CASE".
+"""
+
+import re
+
+VERSION = re.compile(r'^(KTAP|TAP) version \d+\s*$')
+PLAN = re.compile(r'^1\.\.(\d+)(?:\s*#.*)?\s*$')
+RESULT = re.compile(r'^(ok|not ok) (\d+)(?: - | )?([^#]*?)\s*(?:#\s*(.*?))?\s*$')
+SUBTEST = re.compile(r'^# Subtest: (.*?)\s*$')
+STAMP = re.compile(r'^\[ *\d+\.\d+\] ?')
+
+
+class Test:
+    """One result line and what was nested above it."""
+
+    def __init__(self, name, status, reason=''):
+        self.name = name
+        self.status = status
+        self.reason = reason
+        self.children = []
+
+
+class Block:
+    """The lines of one nesting level: an optional plan and its results."""
+
+    def __init__(self):
+        self.name = None
+        self.plan = None
+        self.tests = []
+        self.problems = []
+
+
+def _directive(text):
+    """(is_skip, reason) of a result's '# ...' part."""
+    if not text:
+        return False, ''
+    m = re.match(r'^(SKIP|skip)\b\s*(.*)$', text)
+    if m:
+        return True, m.group(2)
+    return False, text
+
+
+def _close(result, child):
+    """Judge one result with the block nested above it (or None)."""
+    if child is None:
+        return result
+    result.children = child.tests
+    if child.name and not result.name:
+        result.name = child.name
+    if child.problems:
+        why = '; '.join(child.problems)
+        result.reason = result.reason + '; ' + why if result.reason else why
+        result.status = 'FAIL'
+    elif result.status == 'PASS':
+        if any(t.status == 'FAIL' for t in child.tests):
+            result.status = 'FAIL'
+            result.reason = 'reported ok, but a subtest failed'
+        elif child.tests and all(t.status == 'SKIP' for t in child.tests):
+            result.status = 'SKIP'
+            result.reason = result.reason or child.tests[0].reason
+    return result
+
+
+def parse_block(lines, prefix):
+    """Parse one nesting level.  lines: the level's text, its own prefix
+    already removed; prefix: what marks a line of the next level down."""
+    block = Block()
+    nested = []
+    for line in lines:
+        if line.startswith(prefix):
+            nested.append(line[len(prefix):])
+            continue
+        if line.strip() == '' or VERSION.match(line):
+            continue
+        m = SUBTEST.match(line)
+        if m:
+            block.name = m.group(1)
+            continue
+        m = PLAN.match(line)
+        if m:
+            if block.plan is not None:
+                block.problems.append('a second plan 1..%s' % m.group(1))
+            block.plan = int(m.group(1))
+            continue
+        m = RESULT.match(line)
+        if not m:
+            continue
+        num = int(m.group(2))
+        if num != len(block.tests) + 1:
+            block.problems.append('result %d where %d was due' %
+                                  (num, len(block.tests) + 1))
+        skip, reason = _directive(m.group(4))
+        status = 'SKIP' if skip else ('PASS' if m.group(1) == 'ok' else 'FAIL')
+        child = parse_block(nested, prefix) if nested else None
+        nested = []
+        block.tests.append(_close(Test(m.group(3), status, reason), child))
+    if nested:
+        child = parse_block(nested, prefix)
+        if child.plan is not None or child.tests or child.name:
+            lost = Test(child.name or '', 'FAIL',
+                        'the output ended inside it (a crash, or no result line)')
+            block.tests.append(_close(lost, child))
+            lost.status = 'FAIL'
+    if block.plan is not None and len(block.tests) != block.plan:
+        block.problems.append('planned %d results, got %d' %
+                              (block.plan, len(block.tests)))
+    return block
+
+
+def kunit_lines(text):
+    """The console's KTAP: kernel lines (those with a time stamp: what the
+    guest's programs print has none) from the first version line on, the
+    stamps stripped."""
+    out = []
+    started = False
+    for raw in text.splitlines():
+        raw = raw.rstrip('\r')
+        if not STAMP.match(raw):
+            continue
+        line = STAMP.sub('', raw)
+        if not started:
+            started = bool(VERSION.match(line))
+        if started:
+            out.append(line.rstrip())
+    return out
+
+
+def kselftest_lines(text):
+    """run-kselftests' KTAP; kernel messages the console mixed in dropped."""
+    out = []
+    for raw in text.splitlines():
+        line = raw.rstrip('\r')
+        if STAMP.match(line):
+            continue
+        out.append(line.rstrip())
+    return out
+
+
+def _uniq(records):
+    seen = {}
+    out = []
+    for status, tid, reason in records:
+        n = seen.get(tid, 0) + 1
+        seen[tid] = n
+        out.append((status, tid if n == 1 else '%s #%d' % (tid, n), reason))
+    return out
+
+
+def _top_problems(block, what):
+    return [('FAIL', '%s: (the whole run)' % what, p) for p in block.problems]
+
+
+def kunit_records(text):
+    """Records of the KUnit suites and cases a console shows."""
+    lines = kunit_lines(text)
+    if not lines:
+        return []
+    top = parse_block(lines, '    ')
+    recs = _top_problems(top, 'kunit')
+    for suite in top.tests:
+        recs.append((suite.status, 'kunit: %s' % suite.name, suite.reason))
+        for case in suite.children:
+            recs.append((case.status, 'kunit: %s.%s' % (suite.name, case.name),
+                         case.reason))
+    return _uniq(recs)
+
+
+def kselftest_records(text):
+    """Records of the kselftest programs and their harness cases."""
+    lines = kselftest_lines(text)
+    if not any(VERSION.match(l) for l in lines):
+        return []
+    top = parse_block(lines, '# ')
+    recs = _top_problems(top, 'kselftest')
+    for prog in top.tests:
+        name = re.sub(r'^selftests: ', '', prog.name)
+        recs.append((prog.status, 'kselftest: %s' % name, prog.reason))
+        for case in prog.children:
+            recs.append((case.status, 'kselftest: %s: %s' % (name, case.name),
+                         case.reason))
+    return _uniq(recs)
+
+
+def read_expected(text):
+    """{id: (status, reason)} of an expected-results list: lines
+    'PASS ID' or 'SKIP ID # reason'; '#' lines and blank lines are comments."""
+    exp = {}
+    order = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.rstrip()
+        if not line or line.startswith('#'):
+            continue
+        m = re.match(r'^(PASS|SKIP) (.+?)(?: # (.*))?$', line)
+        if not m:
+            raise ValueError('line %d: want "PASS ID" or "SKIP ID # reason", got %r'
+                             % (n, line))
+        if m.group(1) == 'SKIP' and not m.group(3):
+            raise ValueError('line %d: a SKIP needs its reason ("# why")' % n)
+        if m.group(2) in exp:
+            raise ValueError('line %d: %s is listed twice' % (n, m.group(2)))
+        exp[m.group(2)] = (m.group(1), m.group(3) or '')
+        order.append(m.group(2))
+    return exp, order
+
+
+def compare(records, expected):
+    """Lines saying how records differ from the expected list."""
+    got = {tid: (status, reason) for status, tid, reason in records}
+    diff = []
+    for tid, (want, _) in expected.items():
+        if tid not in got:
+            diff.append('MISSING %s (expected %s)' % (tid, want))
+    for status, tid, reason in records:
+        if tid not in expected:
+            diff.append('UNEXPECTED %s (%s%s)' %
+                        (tid, status, ': ' + reason if reason else ''))
+        elif expected[tid][0] != status and status != 'FAIL':
+            diff.append('MISMATCH %s: expected %s, got %s%s' %
+                        (tid, expected[tid][0], status,
+                         ' (' + reason + ')' if reason else ''))
+    return diff
+
+
+def format_expected(records, label):
+    """An expected-results list of records that hold no failure."""
+    out = ['# Expected results of the %s boot of scripts/run (KUnit at boot'
+           % label,
+           '# and the kselftests).  Written by "make expected"; a change here',
+           '# is a change of what the project promises: review it.']
+    for status, tid, reason in records:
+        if status == 'SKIP':
+            out.append('SKIP %s # %s' % (tid, reason or 'no reason given'))
+        else:
+            out.append('%s %s' % (status, tid))
+    return '\n'.join(out) + '\n'

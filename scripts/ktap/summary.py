@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""One line per test of a boot, a count, and the differences from the
+expected results.
+
+  summary.py LABEL CONSOLE_LOG KSELFTEST_OUTPUT [--expected FILE]
+             [--write-expected FILE]
+
+Prints "PASS|SKIP|FAIL LABEL ID" lines (a SKIP with "# reason", a FAIL
+with its reason in parentheses), then, with --expected, one line per
+difference: "MISSING LABEL ID", "UNEXPECTED LABEL ID", "MISMATCH LABEL
+ID: expected X, got Y", then "LABEL: N passed, N failed, N skipped".
+Exit status: 0 when nothing failed and nothing differs, 1 otherwise, 2 when
+no test ran at all (or the inputs are unreadable).  --write-expected FILE
+writes the results as the new expected list (refused when a test failed).
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
+
+
+def read(path):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except FileNotFoundError:
+        return ''
+
+
+def line_of(status, label, tid, reason):
+    if status == 'SKIP':
+        return 'SKIP %s %s # %s' % (label, tid, reason or 'no reason given')
+    if status == 'FAIL' and reason:
+        return 'FAIL %s %s (%s)' % (label, tid, reason)
+    return '%s %s %s' % (status, label, tid)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('label')
+    ap.add_argument('console')
+    ap.add_argument('kselftest_output')
+    ap.add_argument('--expected')
+    ap.add_argument('--write-expected')
+    a = ap.parse_args()
+
+    recs = (ktap.kunit_records(read(a.console)) +
+            ktap.kselftest_records(read(a.kselftest_output)))
+    for status, tid, reason in recs:
+        print(line_of(status, a.label, tid, reason))
+
+    diff = []
+    if a.expected:
+        try:
+            expected, _ = ktap.read_expected(read(a.expected))
+        except ValueError as e:
+            print('%s: %s: %s' % (a.label, a.expected, e), file=sys.stderr)
+            return 2
+        if not expected:
+            print('%s: %s is missing or empty: write it with "make expected"'
+                  % (a.label, a.expected), file=sys.stderr)
+            return 2
+        for d in ktap.compare(recs, expected):
+            kind, rest = d.split(' ', 1)
+            diff.append('%s %s %s' % (kind, a.label, rest))
+        for d in diff:
+            print(d)
+
+    count = {s: sum(1 for r in recs if r[0] == s)
+             for s in ('PASS', 'FAIL', 'SKIP')}
+    print('%s: %d passed, %d failed, %d skipped' %
+          (a.label, count['PASS'], count['FAIL'], count['SKIP']))
+    if diff:
+        print('%s: %d difference(s) from %s (a change of expectations is '
+              '"make expected" and a reviewed diff)' %
+              (a.label, len(diff), a.expected))
+    if not recs:
+        print('%s: no KUnit case and no kselftest ran: that is not a pass'
+              % a.label, file=sys.stderr)
+        return 2
+
+    if a.write_expected:
+        if count['FAIL']:
+            print('%s: not writing %s: %d test(s) failed; an expected '
+                  'result is PASS or SKIP' %
+                  (a.label, a.write_expected, count['FAIL']), file=sys.stderr)
+            return 1
+        with open(a.write_expected, 'w') as f:
+            f.write(ktap.format_expected(recs, a.label))
+        print('%s: wrote %d expected results to %s' %
+              (a.label, len(recs), a.write_expected))
+        return 0
+    return 1 if count['FAIL'] or diff else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
