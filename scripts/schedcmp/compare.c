@@ -196,6 +196,139 @@ int report_build(const struct dataset *ds, const char *base,
 	return 0;
 }
 
+static struct pooled *find_pool(struct report *r, const struct group *g,
+				 const struct column *c)
+{
+	size_t i;
+
+	for (i = 0; i < r->npool; i++) {
+		struct pooled *p = &r->pool[i];
+
+		if (!strcmp(p->bench, g->bench) && !strcmp(p->unit, g->unit) &&
+		    p->dir == g->dir && p->src == c->src &&
+		    !strcmp(p->base, g->col[0].name) && !strcmp(p->name, c->name))
+			return p;
+	}
+	r->pool = xrealloc(r->pool, (r->npool + 1) * sizeof(*r->pool));
+	memset(&r->pool[r->npool], 0, sizeof(r->pool[r->npool]));
+	r->pool[r->npool] = (struct pooled){ .bench = g->bench, .unit = g->unit,
+					      .dir = g->dir, .src = c->src,
+					      .base = g->col[0].name,
+					      .name = c->name };
+	return &r->pool[r->npool++];
+}
+
+/* The one sample of column @c of group @g in @round, or NULL; -1 if two. */
+static int find_run(const struct dataset *ds, const struct group *g,
+		    const struct column *c, unsigned long round,
+		    const struct sample **out)
+{
+	size_t i;
+
+	*out = NULL;
+	for (i = 0; i < ds->n; i++) {
+		const struct sample *s = &ds->s[i];
+
+		if (s->src != c->src || s->round != round ||
+		    strcmp(s->setting, c->setting) || strcmp(s->bench, g->bench) ||
+		    strcmp(s->param, g->param))
+			continue;
+		if (*out)
+			return -1;
+		*out = s;
+	}
+	return 0;
+}
+
+static int positive(const struct dataset *ds, const struct sample *s,
+		    char *err, size_t errlen)
+{
+	if (s->value > 0.0)
+		return 0;
+	snprintf(err, errlen, "%s:%lu: %s %s %s round %lu: %g cannot be pooled (a ratio needs values above 0)",
+		 ds->src[s->src].path, s->line, s->bench, s->param, s->setting,
+		 s->round, s->value);
+	return -1;
+}
+
+int report_pool(const struct dataset *ds, struct report *r, char *err,
+		size_t errlen)
+{
+	double **logs = NULL;
+	size_t *nlogs = NULL, i, j, k;
+	int ret = -1;
+
+	for (i = 0; i < r->ng; i++) {
+		const struct group *g = &r->g[i];
+		const struct column *b = &g->col[0];
+
+		for (j = 1; j < g->ncol; j++) {
+			const struct column *c = &g->col[j];
+			struct pooled *p;
+			size_t idx, before;
+
+			if (c->src != b->src)
+				continue;
+			before = r->npool;
+			p = find_pool(r, g, c);
+			idx = (size_t)(p - r->pool);
+			if (r->npool > before) {
+				logs = xrealloc(logs, r->npool * sizeof(*logs));
+				nlogs = xrealloc(nlogs, r->npool * sizeof(*nlogs));
+				logs[idx] = NULL;
+				nlogs[idx] = 0;
+			}
+			before = nlogs[idx];
+			for (k = 0; k < ds->n; k++) {
+				const struct sample *s = &ds->s[k], *sb, *sc;
+
+				if (s->src != b->src || strcmp(s->setting, b->setting) ||
+				    strcmp(s->bench, g->bench) || strcmp(s->param, g->param))
+					continue;
+				if (find_run(ds, g, b, s->round, &sb) ||
+				    find_run(ds, g, c, s->round, &sc)) {
+					snprintf(err, errlen, "%s:%lu: %s %s round %lu: a setting has two runs in this round, which cannot be paired",
+						 ds->src[s->src].path, s->line, g->bench,
+						 g->param, s->round);
+					goto out;
+				}
+				if (sb != s || !sc)
+					continue;
+				if (positive(ds, sb, err, errlen) ||
+				    positive(ds, sc, err, errlen))
+					goto out;
+				logs[idx] = xrealloc(logs[idx], (nlogs[idx] + 1) * sizeof(double));
+				logs[idx][nlogs[idx]++] = log(sc->value / sb->value);
+			}
+			if (nlogs[idx] > before)
+				p->nparam++;
+		}
+	}
+	for (i = 0; i < r->npool; i++) {
+		struct pooled *p = &r->pool[i];
+		double lo, hi;
+
+		p->n = nlogs[i];
+		paired_t(logs[i], nlogs[i], CONF_LEVEL, &p->w);
+		p->change_pct = p->n ? change_pct(1.0, exp(p->w.diff), p->dir) : NAN;
+		p->lo_pct = p->hi_pct = NAN;
+		if (p->w.status == WELCH_TOO_FEW)
+			continue;
+		lo = change_pct(1.0, exp(p->w.lo), p->dir);
+		hi = change_pct(1.0, exp(p->w.hi), p->dir);
+		p->lo_pct = lo < hi ? lo : hi;
+		p->hi_pct = lo < hi ? hi : lo;
+		p->significant = p->w.lo > 0.0 || p->w.hi < 0.0;
+	}
+	ret = 0;
+out:
+	for (i = 0; logs && i < r->npool; i++)
+		free(logs[i]);
+	free(logs);
+	free(nlogs);
+	return ret;
+}
+
 void report_free(struct report *r)
 {
 	size_t i, j;
@@ -208,5 +341,6 @@ void report_free(struct report *r)
 		free(r->g[i].col);
 	}
 	free(r->g);
+	free(r->pool);
 	memset(r, 0, sizeof(*r));
 }

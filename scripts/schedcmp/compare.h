@@ -35,10 +35,34 @@ struct group {
 	size_t ncol;
 };
 
+/*
+ * A setting against the base over every parameter of a benchmark that has
+ * the same unit and direction: each pair is the two runs of one parameter
+ * in the same round of the same file, and the statistic is the mean of
+ * log(value / base value), so that drift between rounds cancels and every
+ * parameter weighs by its number of pairs whatever its scale.
+ */
+struct pooled {
+	const char *bench;
+	const char *unit;
+	enum direction dir;
+	size_t src;
+	const char *base;	/* base column name */
+	const char *name;	/* this column's name */
+	size_t n;		/* pairs */
+	size_t nparam;		/* parameters that gave pairs */
+	struct welch w;		/* paired t-test of the log ratios */
+	/* change of the geometric mean ratio, positive is better */
+	double change_pct, lo_pct, hi_pct;
+	int significant;
+};
+
 struct report {
 	struct group *g;
 	size_t ng;
 	int multi;		/* more than one source file */
+	struct pooled *pool;	/* filled by report_pool() */
+	size_t npool;
 };
 
 /*
@@ -47,6 +71,14 @@ struct report {
  */
 int report_build(const struct dataset *ds, const char *base,
 		 struct report *r, char *err, size_t errlen);
+
+/*
+ * Fill r->pool from a built report.  Columns from another file than their
+ * base have no pairs and are left out.  Returns -1 with a message naming
+ * file:line on a value that is not positive or a run recorded twice.
+ */
+int report_pool(const struct dataset *ds, struct report *r, char *err,
+		size_t errlen);
 
 /* % change of @v against @base, positive = better for @dir; NAN if base is 0. */
 double change_pct(double base, double v, enum direction dir);

@@ -120,5 +120,31 @@ void json_write(FILE *fp, const struct dataset *ds, const struct report *r)
 		}
 		fprintf(fp, "      ]}%s\n", i + 1 < r->ng ? "," : "");
 	}
-	fputs("  ]\n}\n", fp);
+	fputs("  ]", fp);
+	if (r->npool)
+		fputs(",\n  \"pooled\": [\n", fp);
+	for (i = 0; i < r->npool; i++) {
+		const struct pooled *p = &r->pool[i];
+
+		fputs("    {\"benchmark\": ", fp);
+		json_string(fp, p->bench);
+		fputs(", \"unit\": ", fp);
+		json_string(fp, p->unit);
+		fprintf(fp, ", \"direction\": \"%s\", \"base\": ", direction_name(p->dir));
+		json_string(fp, p->base);
+		fputs(", \"name\": ", fp);
+		json_string(fp, p->name);
+		fprintf(fp, ", \"source\": %zu,\n     \"pairs\": %zu, \"parameters\": %zu, ",
+			p->src, p->n, p->nparam);
+		num(fp, "change_pct", p->change_pct, 0);
+		num(fp, "ci95_low_pct", p->lo_pct, 0);
+		num(fp, "ci95_high_pct", p->hi_pct, 0);
+		num(fp, "mean_log_ratio", p->w.diff, 0);
+		num(fp, "t", p->w.t, 0);
+		num(fp, "df", p->w.df, 0);
+		num(fp, "p_value", p->w.p, 1);
+		fprintf(fp, ", \"significant\": %s}%s\n", p->significant ? "true" : "false",
+			i + 1 < r->npool ? "," : "");
+	}
+	fputs(r->npool ? "  ]\n}\n" : "\n}\n", fp);
 }

@@ -169,3 +169,33 @@ void welch(const struct summary *a, const struct summary *b, double conf,
 	w->lo = w->diff - q * w->se;
 	w->hi = w->diff + q * w->se;
 }
+
+void paired_t(const double *d, size_t n, double conf, struct welch *w)
+{
+	struct summary s;
+	double q;
+
+	w->diff = w->se = w->df = w->t = w->p = w->lo = w->hi = NAN;
+	if (n < 2) {
+		if (n == 1)
+			w->diff = d[0];
+		w->status = WELCH_TOO_FEW;
+		return;
+	}
+	summarize(d, n, &s);
+	w->diff = s.mean;
+	w->se = s.sd / sqrt((double)n);
+	if (w->se == 0.0) {
+		w->status = WELCH_ZERO_VAR;
+		w->lo = w->hi = w->diff;
+		w->p = w->diff == 0.0 ? 1.0 : 0.0;
+		return;
+	}
+	w->status = WELCH_OK;
+	w->df = (double)(n - 1);
+	w->t = w->diff / w->se;
+	w->p = t_sf2(w->t, w->df);
+	q = t_quantile(1.0 - (1.0 - conf) / 2.0, w->df);
+	w->lo = w->diff - q * w->se;
+	w->hi = w->diff + q * w->se;
+}

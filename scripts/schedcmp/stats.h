@@ -54,4 +54,10 @@ struct welch {
 void welch(const struct summary *a, const struct summary *b, double conf,
 	   struct welch *w);
 
+/*
+ * One-sample t-test of mean(@d) = 0 (paired differences), into the fields
+ * of @w: diff is the mean, df = n - 1, the interval is that of the mean.
+ */
+void paired_t(const double *d, size_t n, double conf, struct welch *w);
+
 #endif

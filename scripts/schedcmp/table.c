@@ -188,6 +188,30 @@ static void print_group(FILE *fp, const struct group *g)
 	}
 }
 
+static void print_pool(FILE *fp, const struct pooled *p)
+{
+	fprintf(fp, "%s (%s, %s is better): %s against %s, %zu pair%s from %zu parameter%s: ",
+		p->bench, p->unit, direction_name(p->dir), p->name, p->base,
+		p->n, p->n == 1 ? "" : "s", p->nparam, p->nparam == 1 ? "" : "s");
+	if (!p->n) {
+		fputs("no pairs\n", fp);
+		return;
+	}
+	fprintf(fp, "change %+.2f%%", p->change_pct);
+	if (isnan(p->lo_pct)) {
+		fputs(", no interval (one pair)\n", fp);
+		return;
+	}
+	fprintf(fp, "%s, CI95 [%+.2f%%, %+.2f%%]%s, p ", p->significant ? "*" : "",
+		p->lo_pct, p->hi_pct, p->significant ? "*" : "");
+	if (p->w.p == 0.0)
+		fputs("0\n", fp);
+	else if (p->w.p < 1e-4)
+		fprintf(fp, "%.1e\n", p->w.p);
+	else
+		fprintf(fp, "%.4f\n", p->w.p);
+}
+
 void table_print(FILE *fp, const struct dataset *ds, const struct report *r)
 {
 	size_t i;
@@ -195,4 +219,10 @@ void table_print(FILE *fp, const struct dataset *ds, const struct report *r)
 	print_sources(fp, ds);
 	for (i = 0; i < r->ng; i++)
 		print_group(fp, &r->g[i]);
+	if (!r->npool)
+		return;
+	fputs("\npooled: the geometric mean of setting / base over the runs of one parameter\n"
+	      "in the same round, all parameters of one unit together (paired t-test of the logs)\n", fp);
+	for (i = 0; i < r->npool; i++)
+		print_pool(fp, &r->pool[i]);
 }

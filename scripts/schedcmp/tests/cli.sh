@@ -155,7 +155,39 @@ if command -v gnuplot >/dev/null 2>&1; then
 	fi
 fi
 
-# 9. usage errors
+# 9. --pooled: pairs by round over parameters, the log ratio's interval
+awk '/^#/ { print; next } { print; p = $0; sub(/g1-process-pipe/, "g2-process-pipe", p); print p }' \
+	"$tmp/faster.tsv" >"$tmp/two.tsv"
+if "$SCHEDCMP" --pooled --json "$tmp/pool.json" "$tmp/two.tsv" >"$tmp/out" 2>&1 &&
+	grep -q '^hackbench (s, lower is better): B against A, 20 pairs from 2 parameters: change +10\.00%\*, CI95 \[+10\.00%, +10\.00%\]\*' "$tmp/out" &&
+	grep -q '"pairs": 20, "parameters": 2' "$tmp/pool.json"; then
+	ok "--pooled: 20 pairs of two parameters, +10%"
+else
+	fail "--pooled: 20 pairs of two parameters, +10%"; cat "$tmp/out"
+fi
+if "$SCHEDCMP" "$tmp/two.tsv" >"$tmp/out" 2>&1 && ! grep -q '^pooled' "$tmp/out"; then
+	ok "no pooling without --pooled"
+else
+	fail "no pooling without --pooled"; cat "$tmp/out"
+fi
+{ cat "$tmp/same.tsv"; printf 'hackbench\tg1-process-pipe\tB\t11\t0\ts\tlower\n'; printf 'hackbench\tg1-process-pipe\tA\t11\t1\ts\tlower\n'; } >"$tmp/zero.tsv"
+rc=0
+"$SCHEDCMP" --pooled "$tmp/zero.tsv" >"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ "$rc" -eq 1 ] && grep -q 'zero.tsv:26: .*cannot be pooled' "$tmp/err"; then
+	ok "--pooled refuses a value of 0: '$(cat "$tmp/err")'"
+else
+	fail "--pooled refuses a value of 0 (rc $rc)"; cat "$tmp/err"
+fi
+{ cat "$tmp/same.tsv"; printf 'hackbench\tg1-process-pipe\tB\t10\t2\ts\tlower\n'; } >"$tmp/twice.tsv"
+rc=0
+"$SCHEDCMP" --pooled "$tmp/twice.tsv" >"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ "$rc" -eq 1 ] && grep -q 'two runs in this round' "$tmp/err"; then
+	ok "--pooled refuses a run recorded twice"
+else
+	fail "--pooled refuses a run recorded twice (rc $rc)"; cat "$tmp/err"
+fi
+
+# 10. usage errors
 rc=0
 "$SCHEDCMP" --bogus x 2>/dev/null || rc=$?
 if [ "$rc" -eq 2 ]; then ok "unknown option: exit 2"; else fail "unknown option: exit $rc"; fi

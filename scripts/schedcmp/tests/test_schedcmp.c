@@ -128,6 +128,32 @@ static void test_welch_published(void)
 	NEAR(w.hi, 0.1469104, 1e-6, "CI high");
 }
 
+static void test_paired(void)
+{
+	/*
+	 * R, t.test(c(1, 2, 3, 4, 5)):
+	 * t = 4.2426, df = 4, p-value = 0.01324,
+	 * 95 percent confidence interval: 1.036757 4.963243
+	 */
+	const double d[] = { 1, 2, 3, 4, 5 }, same[] = { 0.5, 0.5 };
+	struct welch w;
+
+	paired_t(d, ARRAY_SIZE(d), 0.95, &w);
+	CHECK(w.status == WELCH_OK, "paired: status ok");
+	NEAR(w.diff, 3.0, 1e-12, "paired: mean");
+	NEAR(w.t, 4.2426, 5e-5, "paired: t");
+	NEAR(w.df, 4.0, 0.0, "paired: df = n - 1");
+	NEAR(w.p, 0.01324, 5e-6, "paired: two-sided p");
+	NEAR(w.lo, 1.036757, 1e-6, "paired: CI low");
+	NEAR(w.hi, 4.963243, 1e-6, "paired: CI high");
+	paired_t(same, ARRAY_SIZE(same), 0.95, &w);
+	CHECK(w.status == WELCH_ZERO_VAR && w.p == 0.0 && w.lo == 0.5,
+	      "paired: zero variance, exact nonzero mean");
+	paired_t(d, 1, 0.95, &w);
+	CHECK(w.status == WELCH_TOO_FEW && isnan(w.lo) && w.diff == 1.0,
+	      "paired: one pair, no interval");
+}
+
 static void test_summary(void)
 {
 	const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
@@ -275,6 +301,7 @@ int main(void)
 	test_t_quantile();
 	test_summary();
 	test_welch_published();
+	test_paired();
 	test_compare();
 	test_parse();
 	printf("%s: %d checks, %d failed\n", failures ? "FAIL" : "PASS", checks,
