@@ -26,6 +26,8 @@ help:
 	@echo "make configs                    regenerate and check the board defconfigs"
 	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
 	@echo "make bench-kernels [BOOTS=N]    v6.12 against the series (knobs at defaults)"
+	@echo "make docs-table DATA=F [BENCH=B] a table of Documentation/ from its data F"
+	@echo "make docs-check                 every documented table and number follows from its data"
 	@echo "make stress [SEED=N]            the stress kselftest on the debug kernels of both boards"
 	@echo "make stress-fault [FAULT=PATCH] show that the stress fails with a deliberate bug"
 
@@ -68,6 +70,16 @@ bench: vm-ready
 
 bench-kernels: vm-ready
 	@ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) scripts/bench-kernels $(ARCH) $(BENCH)
+
+# Documentation/'s tables and quoted numbers, from Documentation/data/.
+.PHONY: docs-table docs-check
+docs-table:
+	@if [ -z "$(DATA)" ]; then \
+		echo "make docs-table DATA=Documentation/data/FILE.tsv [BENCH=NAME]" >&2; exit 2; fi
+	@scripts/docs/docs table $(DATA) $(BENCH)
+
+docs-check:
+	@scripts/docs/docs check
 
 stress: tree
 	@scripts/stress $(foreach a,$(STRESS_ARCHES),--arch $(a)) \

@@ -1,0 +1,479 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tables and quoted numbers of Documentation/ from the samples in
+Documentation/data/, through schedcmp (the statistics are all schedcmp's:
+this only formats its JSON and counts).
+
+  docs.py table DATA [BENCH...]   the reStructuredText table(s) of DATA
+  docs.py facts DATA              every number a paragraph may quote
+  docs.py check [RST...]          every table and quoted number against its
+                                  data, then that a changed sample is caught
+
+In a page, a table is announced by the command that prints it, in a
+literal on one line:  ``make docs-table DATA=Documentation/data/F.tsv BENCH=B``
+(BENCH optional, several names separated by commas); the next simple table
+must be exactly what it prints.  A paragraph that quotes numbers follows
+comment lines that name them:
+
+  .. data: F SUBJECT: FIELD FIELD ...
+
+F is a file of Documentation/data/ without ".tsv"; SUBJECT is
+BENCH/PARAM/SETTING (one column), BENCH/*/SETTING (over the parameters) or
+BENCH/pooled/SETTING (schedcmp --pooled; pooled-UNIT when the benchmark has
+several units).  The value of each field, as "facts" prints it, must appear
+in the paragraph (the lines up to the next blank one).
+"""
+
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DOCS = os.path.join(ROOT, "Documentation")
+DATA = os.path.join(DOCS, "data")
+
+TABLE_CMD = re.compile(r"``make docs-table DATA=(\S+?)(?: BENCH=(\S+?))?``")
+DATA_LINE = re.compile(r"^\.\. data: (\S+) (\S+): (.+)$")
+BORDER = re.compile(r"^=+( +=+)*$")
+
+COLUMN_FIELDS = ("mean", "cv", "change", "ci", "p", "n")
+OVER_FIELDS = ("better", "worse", "significant", "cv-range", "params")
+POOL_FIELDS = ("pairs", "params", "change", "ci", "p")
+
+
+class Error(Exception):
+    pass
+
+
+# ------------------------------------------------------------------ schedcmp
+
+def schedcmp_json(path):
+    exe = os.environ.get("SCHEDCMP")
+    if not exe:
+        raise Error("SCHEDCMP is not set: run this through scripts/docs/docs "
+                    "or make docs-table / docs-check")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.json")
+        p = subprocess.run([exe, "--pooled", "--json", out, path],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+        if p.returncode != 0:
+            raise Error(p.stderr.strip() or "schedcmp failed on %s" % path)
+        with open(out) as f:
+            return json.load(f)
+
+
+def data_path(name):
+    """DATA as given on the command line or in a page: a path, or a name."""
+    for cand in (name, os.path.join(ROOT, name), os.path.join(DATA, name),
+                 os.path.join(DATA, name + ".tsv")):
+        if os.path.isfile(cand):
+            return os.path.abspath(cand)
+    raise Error("no data file %s (looked in %s)" % (name, os.path.relpath(DATA, ROOT)))
+
+
+# ------------------------------------------------------------------ formatting
+
+def fmt_value(v):
+    """About 4 significant digits: 0.9147, 3.264, 81.40, 108.8, 2564."""
+    if v is None:
+        return "n/a"
+    a = abs(v)
+    digits = len(str(int(a))) if a >= 1 else 0
+    return "%.*f" % (max(0, 4 - digits), v)
+
+
+def fmt_p(p):
+    if p is None:
+        return "n/a"
+    if p == 0:
+        return "0"
+    if p < 1e-4:
+        return "%.1e" % p
+    return "%.4f" % p
+
+
+def fmt_p_short(p):
+    if p is None:
+        return "n/a"
+    if p == 0:
+        return "0"
+    if p < 1e-3:
+        return "%.1e" % p
+    return "%.2g" % p if p < 0.01 else "%.2f" % p
+
+
+def pct(v, nd):
+    return "n/a" if v is None else "%+.*f%%" % (nd, v)
+
+
+def interval(lo, hi, nd):
+    if lo is None or hi is None:
+        return "n/a"
+    return "[%+.*f%%, %+.*f%%]" % (nd, lo, nd, hi)
+
+
+def cv_text(v):
+    return "n/a" if v is None else "%.1f%%" % v
+
+
+# ------------------------------------------------------------------ tables
+
+def groups_of(res, benches):
+    gs = [g for g in res["comparisons"] if not benches or g["benchmark"] in benches]
+    for b in benches or ():
+        if not any(g["benchmark"] == b for g in gs):
+            have = sorted({g["benchmark"] for g in res["comparisons"]})
+            raise Error("no benchmark %s in the data (it has: %s)" % (b, " ".join(have)))
+    return gs
+
+
+def rst_table(header, rows):
+    cols = len(header)
+    width = [max(len(str(r[i])) for r in [header] + rows) for i in range(cols)]
+    border = "  ".join("=" * w for w in width)
+
+    def line(r):
+        return "  ".join(str(r[i]).ljust(width[i]) for i in range(cols)).rstrip()
+    return [border, line(header), border] + [line(r) for r in rows] + [border]
+
+
+def mean_cell(c, unit, units_same):
+    v = fmt_value(c["mean"])
+    return v if units_same else "%s %s" % (v, unit)
+
+
+def change_cells(c):
+    star = "*" if c["significant"] else ""
+    return [pct(c["mean_change_pct"], 2) + star,
+            interval(c["ci95_low_pct"], c["ci95_high_pct"], 2) + star,
+            fmt_p(c["p_value"])]
+
+
+def table_lines(res, benches):
+    out = []
+    by_bench = []
+    for g in groups_of(res, benches):
+        if not by_bench or by_bench[-1][0] != g["benchmark"]:
+            by_bench.append((g["benchmark"], []))
+        by_bench[-1][1].append(g)
+    for bench, gs in by_bench:
+        units = {g["unit"] for g in gs}
+        same = len(units) == 1
+        unit = " " + next(iter(units)) if same else ""
+        ncol = max(len(g["columns"]) for g in gs)
+        if out:
+            out.append("")
+        if ncol == 2:
+            base = gs[0]["columns"][0]["name"]
+            other = gs[0]["columns"][1]["name"]
+            header = ["parameter", base + unit, "cv", other + unit, "cv",
+                      "change", "95% CI of the change", "p"]
+            rows = []
+            for g in gs:
+                b, c = g["columns"][0], g["columns"][1] if len(g["columns"]) > 1 else None
+                if b["name"] != base or (c and c["name"] != other):
+                    raise Error("%s %s has other settings than %s and %s"
+                                % (bench, g["parameter"], base, other))
+                row = [g["parameter"], mean_cell(b, g["unit"], same), cv_text(b["coeffvar_pct"])]
+                if c:
+                    row += [mean_cell(c, g["unit"], same), cv_text(c["coeffvar_pct"])] + change_cells(c)
+                else:
+                    row += ["n/a"] * 5
+                rows.append(row)
+        else:
+            header = ["parameter", "setting", "mean" + unit, "cv", "change",
+                      "95% CI of the change", "p"]
+            rows = []
+            for g in gs:
+                for i, c in enumerate(g["columns"]):
+                    row = [g["parameter"] if i == 0 else "", c["name"],
+                           mean_cell(c, g["unit"], same), cv_text(c["coeffvar_pct"])]
+                    row += ["base", "", ""] if i == 0 else change_cells(c)
+                    rows.append(row)
+        out += rst_table(header, rows)
+    return out
+
+
+# ------------------------------------------------------------------ facts
+
+def facts(res):
+    f = {}
+    overs = {}
+    for g in res["comparisons"]:
+        base = g["columns"][0]
+        for i, c in enumerate(g["columns"]):
+            key = "%s/%s/%s" % (g["benchmark"], g["parameter"], c["name"])
+            f[key + " mean"] = fmt_value(c["mean"])
+            f[key + " cv"] = cv_text(c["coeffvar_pct"])
+            f[key + " n"] = str(c["n"])
+            if i == 0:
+                continue
+            o = overs.setdefault("%s/*/%s" % (g["benchmark"], c["name"]),
+                                 {"better": 0, "worse": 0, "sig": 0, "n": 0, "cv": []})
+            o["n"] += 1
+            for col in (base, c):
+                if col["coeffvar_pct"] is not None:
+                    o["cv"].append(col["coeffvar_pct"])
+            f[key + " change"] = pct(c["mean_change_pct"], 1)
+            f[key + " ci"] = interval(c["ci95_low_pct"], c["ci95_high_pct"], 1)
+            f[key + " p"] = fmt_p_short(c["p_value"])
+            ch = c["mean_change_pct"]
+            if ch is not None and ch > 0:
+                o["better"] += 1
+            if ch is not None and ch < 0:
+                o["worse"] += 1
+            o["sig"] += 1 if c["significant"] else 0
+    for key, o in overs.items():
+        f[key + " better"] = "%d of %d" % (o["better"], o["n"])
+        f[key + " worse"] = "%d of %d" % (o["worse"], o["n"])
+        f[key + " significant"] = "%d of %d" % (o["sig"], o["n"])
+        f[key + " params"] = str(o["n"])
+        if o["cv"]:
+            f[key + " cv-range"] = "%d%% to %d%%" % (round(min(o["cv"])), round(max(o["cv"])))
+    units = {}
+    for p in res.get("pooled", []):
+        units.setdefault((p["benchmark"], p["name"]), []).append(p)
+    for p in res.get("pooled", []):
+        keys = ["%s/pooled-%s/%s" % (p["benchmark"], p["unit"], p["name"])]
+        if len(units[(p["benchmark"], p["name"])]) == 1:
+            keys.append("%s/pooled/%s" % (p["benchmark"], p["name"]))
+        for key in keys:
+            f[key + " pairs"] = str(p["pairs"])
+            f[key + " params"] = str(p["parameters"])
+            f[key + " change"] = pct(p["change_pct"], 1)
+            f[key + " ci"] = interval(p["ci95_low_pct"], p["ci95_high_pct"], 1)
+            f[key + " p"] = fmt_p_short(p["p_value"])
+    return f
+
+
+# ------------------------------------------------------------------ check
+
+class Checker:
+    def __init__(self, override=None, cache=None):
+        self.cache = {} if cache is None else cache
+        self.override = override or {}   # data name -> path to use instead
+        self.used = set()
+        self.errors = []
+
+    def result(self, name):
+        path = data_path(name)
+        self.used.add(path)
+        path = self.override.get(path, path)
+        if path not in self.cache:
+            self.cache[path] = schedcmp_json(path)
+        return self.cache[path]
+
+    def err(self, where, msg):
+        self.errors.append("%s: %s" % (where, msg))
+
+    def check_page(self, page):
+        rel = os.path.relpath(page, ROOT)
+        with open(page) as f:
+            lines = f.read().split("\n")
+        pending = None   # (line number, data, benches)
+        i = 0
+        while i < len(lines):
+            ln = lines[i]
+            m = TABLE_CMD.search(ln)
+            if m:
+                if pending:
+                    self.err("%s:%d" % (rel, pending[0]), "no table follows this docs-table command")
+                pending = (i + 1, m.group(1), m.group(2))
+            d = DATA_LINE.match(ln)
+            if d:
+                i = self.check_data(rel, lines, i)
+                continue
+            if BORDER.match(ln) and i + 1 < len(lines) and lines[i + 1].strip() \
+                    and not BORDER.match(lines[i + 1]) and pending:
+                end = i + 1
+                borders = 1
+                while end < len(lines) and borders < 3:
+                    if BORDER.match(lines[end]):
+                        borders += 1
+                    end += 1
+                self.check_table(rel, pending, lines, i, end)
+                pending = None
+                i = end
+                continue
+            i += 1
+        if pending:
+            self.err("%s:%d" % (rel, pending[0]), "no table follows this docs-table command")
+
+    def check_table(self, rel, pending, lines, start, end):
+        lnum, data, bench = pending
+        where = "%s:%d" % (rel, start + 1)
+        try:
+            want = table_lines(self.result(data), bench.split(",") if bench else [])
+        except Error as e:
+            self.err("%s:%d" % (rel, lnum), str(e))
+            return
+        got = [x.rstrip() for x in lines[start:end]]
+        if got == want:
+            return
+        for k in range(max(len(got), len(want))):
+            g = got[k] if k < len(got) else "(the table ends)"
+            w = want[k] if k < len(want) else "(the table ends)"
+            if g != w:
+                self.err("%s:%d" % (rel, start + k + 1),
+                         "the table does not follow from %s (make docs-table DATA=%s%s):\n"
+                         "    page: %s\n    data: %s"
+                         % (data, data, " BENCH=" + bench if bench else "", g, w))
+                return
+
+    def check_data(self, rel, lines, i):
+        """The ".. data:" lines at i and the paragraph after them."""
+        claims = []
+        while i < len(lines):
+            d = DATA_LINE.match(lines[i])
+            if not d:
+                break
+            claims.append((i + 1, d.group(1), d.group(2), d.group(3).split()))
+            i += 1
+        j = i
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        k = j
+        while k < len(lines) and lines[k].strip():
+            k += 1
+        text = " ".join(x.strip() for x in lines[j:k])
+        text = re.sub(r"\s+", " ", text)
+        if not text:
+            self.err("%s:%d" % (rel, claims[0][0]), "no paragraph follows these data lines")
+            return i
+        for lnum, data, subject, fields in claims:
+            where = "%s:%d" % (rel, lnum)
+            try:
+                fs = facts(self.result(data))
+            except Error as e:
+                self.err(where, str(e))
+                continue
+            for field in fields:
+                key = "%s %s" % (subject, field.rstrip(","))
+                if key not in fs:
+                    near = sorted(x for x in fs if x.startswith(subject + " "))
+                    self.err(where, "%s has no fact '%s'%s" % (data, key,
+                             " (it has: %s)" % ", ".join(x.split(" ", 1)[1] for x in near)
+                             if near else " (see docs.py facts %s)" % data))
+                    continue
+                if not re.search(r"(?<![\w.+-])" + re.escape(fs[key]) + r"(?![\w])", text):
+                    self.err("%s:%d" % (rel, j + 1),
+                             "the paragraph does not say %s = %s, which %s gives"
+                             % (key, fs[key], data))
+        return i
+
+
+def pages(args):
+    if args:
+        return [os.path.abspath(a) for a in args]
+    return sorted(os.path.join(DOCS, f) for f in os.listdir(DOCS) if f.endswith(".rst"))
+
+
+def sample_lines(path):
+    """(index, fields) of the sample lines of a data file."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    out = []
+    for n, ln in enumerate(lines):
+        if ln.strip() and not ln.startswith("#"):
+            out.append((n, ln.split()))
+    return lines, out
+
+
+def check(args):
+    c = Checker()
+    for p in pages(args):
+        c.check_page(p)
+    data_files = sorted(os.path.join(DATA, f) for f in os.listdir(DATA)
+                        if f.endswith(".tsv")) if os.path.isdir(DATA) else []
+    if not args:
+        for f in data_files:
+            if f not in c.used:
+                c.err(os.path.relpath(f, ROOT), "no page shows a table or a number of it")
+    for e in c.errors:
+        print("docs-check: " + e, file=sys.stderr)
+    if c.errors:
+        print("docs-check: %d problem(s); the pages must say what their data "
+              "give (make docs-table DATA=... prints a table, "
+              "scripts/docs/docs facts DATA lists the numbers)" % len(c.errors),
+              file=sys.stderr)
+        return 1
+    ntab, nfacts = count(args)
+    # Each benchmark of each file: one sample changed must be caught.
+    caught = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in sorted(c.used):
+            lines, samples = sample_lines(f)
+            seen = set()
+            for n, fields in samples:
+                if len(fields) < 7 or fields[0] in seen:
+                    continue
+                seen.add(fields[0])
+                bad = list(lines)
+                v = float(fields[4])
+                fields = list(fields)
+                fields[4] = repr(v * 1.25 + 1.0)
+                bad[n] = "\t".join(fields)
+                alt = os.path.join(tmp, os.path.basename(f))
+                with open(alt, "w") as out:
+                    out.write("\n".join(bad))
+                m = Checker({f: alt}, dict(c.cache))
+                for p in pages(args):
+                    m.check_page(p)
+                if not m.errors:
+                    print("docs-check: %s:%d: this sample of %s can change "
+                          "without any page noticing: show its benchmark in a "
+                          "table or drop it from the file"
+                          % (os.path.relpath(f, ROOT), n + 1, fields[0]),
+                          file=sys.stderr)
+                    return 1
+                caught += 1
+    print("docs-check: %d tables and %d quoted numbers follow from %d data "
+          "files; a changed sample was caught in each of %d benchmarks"
+          % (ntab, nfacts, len(c.used), caught))
+    return 0
+
+
+def count(args):
+    ntab = nfacts = 0
+    for p in pages(args):
+        with open(p) as f:
+            for ln in f:
+                ntab += len(TABLE_CMD.findall(ln))
+                d = DATA_LINE.match(ln.rstrip("\n"))
+                if d:
+                    nfacts += len(d.group(3).split())
+    return ntab, nfacts
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if len(argv) >= 2 else 2
+    cmd, args = argv[1], argv[2:]
+    try:
+        if cmd == "table":
+            if not args:
+                raise Error("usage: docs.py table DATA [BENCH...] (make docs-table DATA=FILE [BENCH=B])")
+            benches = [b for a in args[1:] for b in a.split(",") if b]
+            print("\n".join(table_lines(schedcmp_json(data_path(args[0])), benches)))
+            return 0
+        if cmd == "facts":
+            if len(args) != 1:
+                raise Error("usage: docs.py facts DATA")
+            for k, v in facts(schedcmp_json(data_path(args[0]))).items():
+                print("%s = %s" % (k, v))
+            return 0
+        if cmd == "check":
+            return check(args)
+        raise Error("unknown command '%s': table, facts or check" % cmd)
+    except Error as e:
+        print("docs: %s" % e, file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
