@@ -7,19 +7,23 @@ BENCH ?=
 ROUNDS ?=
 BOOTS ?=
 STRESS_ARCHES ?= x86_64 arm64
+EXPECTED_ARCHES ?= x86_64 arm64
 STRESS_SECONDS ?= 80
 SEED ?=
 FAULT ?= tests/faults/steal-stale-llc-mask.patch
+MUTANTS ?=
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps tree export kernel modules selftests initramfs vm-ready \
-	run check check-bisect configs bench bench-kernels stress stress-fault clean
+	run expected check check-bisect configs bench bench-kernels stress stress-fault clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64]   build, boot and test one VM (KUnit + kselftests)"
 	@echo "make check                      everything CI checks, both arches"
+	@echo "make expected [EXPECTED_ARCHES=..] boot and rewrite tests/expected/ARCH.txt"
 	@echo "make check-bisect               every prefix of the series builds (both arches)"
+	@echo "make check-mutants [MUTANTS=..] each tests/mutants patch breaks a feature: a test must fail"
 	@echo "make tree                       build/linux: the patched tree, one commit per patch"
 	@echo "make export                     write build/linux's commits back to patches/"
 	@echo "make kernel ARCH=...            the VM kernel in build/ARCH (CONFIG=debug: build/ARCH-debug)"
@@ -56,11 +60,22 @@ vm-ready: selftests initramfs
 run: vm-ready
 	@scripts/run $(ARCH)
 
+# The expected results are a reviewed promise: rewrite them from real boots.
+expected: deps
+	@for a in $(EXPECTED_ARCHES); do \
+		$(MAKE) --no-print-directory vm-ready ARCH=$$a && \
+		WRITE_EXPECTED=1 scripts/run $$a || exit 1; \
+	done
+	@git --no-pager diff --stat -- tests/expected
+
 check: deps
 	@scripts/check
 
 check-bisect: tree
 	@scripts/check-bisect
+
+check-mutants: tree
+	@scripts/check-mutants $(MUTANTS)
 
 configs: tree
 	@scripts/configs
