@@ -22,7 +22,7 @@ Each yields records (status, id, reason): status PASS, FAIL or SKIP; ids
 import re
 
 VERSION = re.compile(r'^(KTAP|TAP) version \d+\s*$')
-PLAN = re.compile(r'^1\.\.(\d+)(?:\s*#.*)?\s*$')
+PLAN = re.compile(r'^1\.\.(\d+)(?:\s*#\s*(.*?))?\s*$')
 RESULT = re.compile(r'^(ok|not ok) (\d+)(?: - | )?([^#]*?)\s*(?:#\s*(.*?))?\s*$')
 SUBTEST = re.compile(r'^# Subtest: (.*?)\s*$')
 STAMP = re.compile(r'^\[ *\d+\.\d+\] ?')
@@ -44,6 +44,7 @@ class Block:
     def __init__(self):
         self.name = None
         self.plan = None
+        self.skip_reason = ''
         self.tests = []
         self.problems = []
 
@@ -65,6 +66,8 @@ def _close(result, child):
     result.children = child.tests
     if child.name and not result.name:
         result.name = child.name
+    if result.status == 'SKIP' and not result.reason:
+        result.reason = child.skip_reason
     if child.problems:
         why = '; '.join(child.problems)
         result.reason = result.reason + '; ' + why if result.reason else why
@@ -99,6 +102,9 @@ def parse_block(lines, prefix):
             if block.plan is not None:
                 block.problems.append('a second plan 1..%s' % m.group(1))
             block.plan = int(m.group(1))
+            skip, why = _directive(m.group(2))
+            if skip:
+                block.skip_reason = why
             continue
         m = RESULT.match(line)
         if not m:
@@ -236,6 +242,11 @@ def compare(records, expected):
             diff.append('MISMATCH %s: expected %s, got %s%s' %
                         (tid, expected[tid][0], status,
                          ' (' + reason + ')' if reason else ''))
+        elif status == 'SKIP' and expected[tid][1] != reason:
+            # A skip for another reason is another outcome: the feature
+            # that was there may be the one missing now.
+            diff.append('MISMATCH %s: expected SKIP # %s, got SKIP # %s' %
+                        (tid, expected[tid][1], reason))
     return diff
 
 

@@ -134,7 +134,7 @@ class KunitTest(unittest.TestCase):
 
 KSELFTEST = '\n'.join([
     'TAP version 13',
-    '1..3',
+    '1..4',
     '# selftests: knobs: knob_matrix',
     '# TAP version 13',
     '# 1..2',
@@ -153,6 +153,10 @@ KSELFTEST = '\n'.join([
     '# 1..1',
     '# ok 1 ramp.max # SKIP capped',
     'ok 3 selftests: ramp: ramp_freq',
+    '# selftests: thermal: inversion',
+    '# TAP version 13',
+    '# 1..0 # SKIP not a big.LITTLE board',
+    'ok 4 selftests: thermal: inversion # SKIP',
 ])
 
 
@@ -165,7 +169,12 @@ class KselftestTest(unittest.TestCase):
             'kselftest: boards: module_params.sh': 'PASS',
             'kselftest: ramp: ramp_freq': 'SKIP',
             'kselftest: ramp: ramp_freq: ramp.max': 'SKIP',
+            'kselftest: thermal: inversion': 'SKIP',
         })
+
+    def test_skip_reason_from_the_plan(self):
+        recs = ktap.kselftest_records(KSELFTEST)
+        self.assertEqual(recs[-1][2], 'not a big.LITTLE board')
 
     def test_timeout_inside_a_program(self):
         text = '\n'.join([
@@ -215,6 +224,13 @@ class ExpectedTest(unittest.TestCase):
             'MISMATCH kunit: b: expected SKIP, got PASS',
             'UNEXPECTED kunit: d (PASS)',
         ])
+
+    def test_skip_for_another_reason(self):
+        exp, _ = ktap.read_expected(ktap.format_expected(self.RECS, 'x'))
+        got = [('PASS', 'kunit: a', ''), ('SKIP', 'kunit: b', 'knob missing'),
+               ('PASS', 'kunit: c', '')]
+        self.assertEqual(ktap.compare(got, exp), [
+            'MISMATCH kunit: b: expected SKIP # no SMP, got SKIP # knob missing'])
 
     def test_failure_is_not_a_difference(self):
         exp, _ = ktap.read_expected('PASS kunit: a\n')
