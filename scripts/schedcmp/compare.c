@@ -329,6 +329,176 @@ out:
 	return ret;
 }
 
+static void interval_pct(double base, const struct welch *w, enum direction dir,
+			 double *lo, double *hi)
+{
+	double a = change_pct(base, base + w->lo, dir);
+	double b = change_pct(base, base + w->hi, dir);
+
+	*lo = a < b ? a : b;
+	*hi = a < b ? b : a;
+}
+
+static struct position *find_position(struct report *r, const struct group *g,
+				      size_t src, size_t pos)
+{
+	size_t i;
+
+	for (i = 0; i < r->npos; i++) {
+		struct position *p = &r->pos[i];
+
+		if (!strcmp(p->bench, g->bench) && !strcmp(p->unit, g->unit) &&
+		    p->dir == g->dir && p->src == src && p->pos == pos)
+			return p;
+	}
+	r->pos = xrealloc(r->pos, (r->npos + 1) * sizeof(*r->pos));
+	r->pos[r->npos] = (struct position){ .bench = g->bench, .unit = g->unit,
+					      .dir = g->dir, .src = src, .pos = pos };
+	return &r->pos[r->npos++];
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct sample *x = *(const struct sample *const *)a;
+	const struct sample *y = *(const struct sample *const *)b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The samples of group @g from file @src (round @round, or all rounds if -1). */
+static size_t runs_of(const struct dataset *ds, const struct group *g, size_t src,
+		      const char *setting, long round, const struct sample **out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ds->n; i++) {
+		const struct sample *s = &ds->s[i];
+
+		if (s->src != src || strcmp(s->bench, g->bench) ||
+		    strcmp(s->param, g->param) ||
+		    (setting && strcmp(s->setting, setting)) ||
+		    (round >= 0 && s->round != (unsigned long)round))
+			continue;
+		out[n++] = s;
+	}
+	return n;
+}
+
+static void finish_change(double base, const struct welch *w, enum direction dir,
+			  double *change, double *lo, double *hi, int *sig)
+{
+	*change = change_pct(base, base + w->diff, dir);
+	*lo = *hi = NAN;
+	*sig = 0;
+	if (w->status == WELCH_TOO_FEW)
+		return;
+	interval_pct(base, w, dir, lo, hi);
+	*sig = w->lo > 0.0 || w->hi < 0.0;
+}
+
+int report_order(const struct dataset *ds, struct report *r, char *err,
+		 size_t errlen)
+{
+	const struct sample **runs = xrealloc(NULL, (ds->n + 1) * sizeof(*runs));
+	double **logs = NULL, *x = xrealloc(NULL, (ds->n + 1) * sizeof(*x));
+	size_t *nlogs = NULL, i, j, k;
+	int ret = -1;
+
+	for (i = 0; i < r->ng; i++) {
+		const struct group *g = &r->g[i];
+		unsigned long maxround = 0;
+		size_t src = g->col[0].src;
+
+		for (k = 0; k < ds->n; k++)
+			if (ds->s[k].src == src && !strcmp(ds->s[k].bench, g->bench) &&
+			    !strcmp(ds->s[k].param, g->param) && ds->s[k].round > maxround)
+				maxround = ds->s[k].round;
+		for (k = 0; k <= maxround; k++) {
+			size_t n = runs_of(ds, g, src, NULL, (long)k, runs), m;
+			double mean = 0.0;
+
+			for (j = 0; j < n; j++)
+				if (runs[j]->ts < 0)
+					break;
+			if (n < 2 || j < n)
+				continue;
+			for (j = 0; j < n; j++) {
+				if (runs[j]->value <= 0.0) {
+					snprintf(err, errlen, "%s:%lu: %g: the order of the runs is measured on ratios, which need values above 0",
+						 ds->src[src].path, runs[j]->line, runs[j]->value);
+					goto out;
+				}
+				mean += log(runs[j]->value) / (double)n;
+			}
+			qsort(runs, n, sizeof(*runs), by_time);
+			for (j = 0; j < n; j++) {
+				size_t before = r->npos;
+				struct position *p = find_position(r, g, src, j + 1);
+
+				m = (size_t)(p - r->pos);
+				if (r->npos > before) {
+					logs = xrealloc(logs, r->npos * sizeof(*logs));
+					nlogs = xrealloc(nlogs, r->npos * sizeof(*nlogs));
+					logs[m] = NULL;
+					nlogs[m] = 0;
+				}
+				logs[m] = xrealloc(logs[m], (nlogs[m] + 1) * sizeof(double));
+				logs[m][nlogs[m]++] = log(runs[j]->value) - mean;
+			}
+		}
+		for (j = 0; j < g->ncol; j++) {
+			const struct column *c = &g->col[j];
+			size_t n = runs_of(ds, g, c->src, c->setting, -1, runs), h;
+			struct half *hf;
+
+			if (n < 4)
+				continue;
+			for (k = 0; k < n && runs[k]->ts >= 0; k++)
+				;
+			if (k == n)
+				qsort(runs, n, sizeof(*runs), by_time);
+			h = n / 2;
+			r->half = xrealloc(r->half, (r->nhalf + 1) * sizeof(*r->half));
+			hf = &r->half[r->nhalf++];
+			memset(hf, 0, sizeof(*hf));
+			hf->g = g;
+			hf->c = c;
+			for (k = 0; k < n; k++)
+				x[k] = runs[k]->value;
+			summarize(x, h, &hf->first);
+			summarize(x + h, n - h, &hf->second);
+			welch(&hf->first, &hf->second, CONF_LEVEL, &hf->w);
+			finish_change(hf->first.mean, &hf->w, g->dir, &hf->change_pct,
+				      &hf->lo_pct, &hf->hi_pct, &hf->significant);
+		}
+	}
+	for (i = 0; i < r->npos; i++) {
+		struct position *p = &r->pos[i];
+		struct welch w;
+
+		p->n = nlogs[i];
+		paired_t(logs[i], nlogs[i], CONF_LEVEL, &p->w);
+		/* as a change against a round mean of 1 */
+		w = p->w;
+		w.diff = exp(p->w.diff) - 1.0;
+		w.lo = exp(p->w.lo) - 1.0;
+		w.hi = exp(p->w.hi) - 1.0;
+		finish_change(1.0, &w, p->dir, &p->change_pct, &p->lo_pct,
+			      &p->hi_pct, &p->significant);
+	}
+	ret = 0;
+out:
+	for (i = 0; logs && i < r->npos; i++)
+		free(logs[i]);
+	free(logs);
+	free(nlogs);
+	free(runs);
+	free(x);
+	return ret;
+}
+
 void report_free(struct report *r)
 {
 	size_t i, j;
@@ -342,5 +512,7 @@ void report_free(struct report *r)
 	}
 	free(r->g);
 	free(r->pool);
+	free(r->pos);
+	free(r->half);
 	memset(r, 0, sizeof(*r));
 }

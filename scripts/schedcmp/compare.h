@@ -57,12 +57,44 @@ struct pooled {
 	int significant;
 };
 
+/*
+ * The order of the runs (report_order()).  A position: every run of a
+ * benchmark's parameters of one unit that came K-th in its round (by the
+ * timestamps), against the geometric mean of its round.  A half: the later
+ * half of one column's runs in the order they ran against the earlier half,
+ * what a blocked A/A comparison of that setting would have reported.
+ */
+struct position {
+	const char *bench;
+	const char *unit;
+	enum direction dir;
+	size_t src;
+	size_t pos;		/* 1 = first run of its round */
+	size_t n;
+	struct welch w;		/* paired t-test of log(run / round mean) */
+	double change_pct, lo_pct, hi_pct;
+	int significant;
+};
+
+struct half {
+	const struct group *g;
+	const struct column *c;
+	struct summary first, second;
+	struct welch w;		/* second - first */
+	double change_pct, lo_pct, hi_pct;
+	int significant;
+};
+
 struct report {
 	struct group *g;
 	size_t ng;
 	int multi;		/* more than one source file */
 	struct pooled *pool;	/* filled by report_pool() */
 	size_t npool;
+	struct position *pos;	/* filled by report_order() */
+	size_t npos;
+	struct half *half;
+	size_t nhalf;
 };
 
 /*
@@ -79,6 +111,15 @@ int report_build(const struct dataset *ds, const char *base,
  */
 int report_pool(const struct dataset *ds, struct report *r, char *err,
 		size_t errlen);
+
+/*
+ * Fill r->pos and r->half from a built report.  Positions need the
+ * timestamps of the samples; rounds with a run missing a timestamp, or with
+ * a single run, are left out.  Returns -1 with a message when a value is
+ * not positive.
+ */
+int report_order(const struct dataset *ds, struct report *r, char *err,
+		 size_t errlen);
 
 /* % change of @v against @base, positive = better for @dir; NAN if base is 0. */
 double change_pct(double base, double v, enum direction dir);

@@ -146,5 +146,47 @@ void json_write(FILE *fp, const struct dataset *ds, const struct report *r)
 		fprintf(fp, ", \"significant\": %s}%s\n", p->significant ? "true" : "false",
 			i + 1 < r->npool ? "," : "");
 	}
-	fputs(r->npool ? "  ]\n}\n" : "\n}\n", fp);
+	if (r->npool)
+		fputs("  ]", fp);
+	if (r->npos || r->nhalf)
+		fputs(",\n  \"positions\": [\n", fp);
+	for (i = 0; i < r->npos; i++) {
+		const struct position *p = &r->pos[i];
+
+		fputs("    {\"benchmark\": ", fp);
+		json_string(fp, p->bench);
+		fputs(", \"unit\": ", fp);
+		json_string(fp, p->unit);
+		fprintf(fp, ", \"direction\": \"%s\", \"source\": %zu, \"position\": %zu, \"runs\": %zu,\n     ",
+			direction_name(p->dir), p->src, p->pos, p->n);
+		num(fp, "change_pct", p->change_pct, 0);
+		num(fp, "ci95_low_pct", p->lo_pct, 0);
+		num(fp, "ci95_high_pct", p->hi_pct, 0);
+		num(fp, "p_value", p->w.p, 1);
+		fprintf(fp, ", \"significant\": %s}%s\n", p->significant ? "true" : "false",
+			i + 1 < r->npos ? "," : "");
+	}
+	if (r->npos || r->nhalf)
+		fputs("  ],\n  \"halves\": [\n", fp);
+	for (i = 0; i < r->nhalf; i++) {
+		const struct half *h = &r->half[i];
+
+		fputs("    {\"benchmark\": ", fp);
+		json_string(fp, h->g->bench);
+		fputs(", \"parameter\": ", fp);
+		json_string(fp, h->g->param);
+		fputs(", \"name\": ", fp);
+		json_string(fp, h->c->name);
+		fprintf(fp, ", \"first\": %zu, \"second\": %zu,\n     ", h->first.n,
+			h->second.n);
+		num(fp, "change_pct", h->change_pct, 0);
+		num(fp, "ci95_low_pct", h->lo_pct, 0);
+		num(fp, "ci95_high_pct", h->hi_pct, 0);
+		num(fp, "p_value", h->w.p, 1);
+		fprintf(fp, ", \"significant\": %s}%s\n", h->significant ? "true" : "false",
+			i + 1 < r->nhalf ? "," : "");
+	}
+	if (r->npos || r->nhalf)
+		fputs("  ]", fp);
+	fputs("\n}\n", fp);
 }

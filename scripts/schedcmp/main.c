@@ -2,7 +2,7 @@
 /*
  * schedcmp: compare benchmark samples taken with different settings.
  *
- *   schedcmp [--base NAME] [--pooled] [--json FILE] [--plot DIR] FILE...
+ *   schedcmp [--base NAME] [--pooled] [--order] [--json FILE] [--plot DIR] FILE...
  *
  * Exit status: 0 on success, 1 on bad input or an output error, 2 on usage.
  */
@@ -16,7 +16,7 @@
 
 static void usage(FILE *fp)
 {
-	fputs("usage: schedcmp [--base NAME] [--pooled] [--json FILE] [--plot DIR] FILE...\n"
+	fputs("usage: schedcmp [--base NAME] [--pooled] [--order] [--json FILE] [--plot DIR] FILE...\n"
 	      "Compare raw benchmark samples (\"-\" reads stdin) per benchmark and\n"
 	      "parameter: min, mean, stddev, coeffvar, max per setting, the %\n"
 	      "change against the first setting (positive is better), its 95%\n"
@@ -24,6 +24,9 @@ static void usage(FILE *fp)
 	      "  --base NAME  compare against column NAME instead of the first\n"
 	      "  --pooled     also pool each setting against the base over all\n"
 	      "               parameters of a benchmark, paired by round\n"
+	      "  --order      also the order of the runs: each place in the round\n"
+	      "               against its round's mean, each column's later half\n"
+	      "               of runs against its earlier half\n"
 	      "  --json FILE  also write the results as JSON (\"-\": stdout)\n"
 	      "  --plot DIR   write gnuplot scripts and, with gnuplot, PNGs to DIR\n",
 	      fp);
@@ -45,7 +48,7 @@ int main(int argc, char **argv)
 	struct dataset ds = { 0 };
 	struct report r;
 	char err[1024];
-	int i, nfiles = 0, ret = 0, pooled = 0;
+	int i, nfiles = 0, ret = 0, pooled = 0, order = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char **opt = NULL;
@@ -55,6 +58,9 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[i], "--pooled")) {
 			pooled = 1;
+			continue;
+		} else if (!strcmp(argv[i], "--order")) {
+			order = 1;
 			continue;
 		} else if (!strcmp(argv[i], "--json")) {
 			opt = &json;
@@ -102,7 +108,8 @@ int main(int argc, char **argv)
 		dataset_free(&ds);
 		return 1;
 	}
-	if (pooled && report_pool(&ds, &r, err, sizeof(err))) {
+	if ((pooled && report_pool(&ds, &r, err, sizeof(err))) ||
+	    (order && report_order(&ds, &r, err, sizeof(err)))) {
 		fprintf(stderr, "schedcmp: %s\n", err);
 		report_free(&r);
 		dataset_free(&ds);

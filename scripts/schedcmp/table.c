@@ -212,6 +212,51 @@ static void print_pool(FILE *fp, const struct pooled *p)
 		fprintf(fp, "%.4f\n", p->w.p);
 }
 
+static void print_change(FILE *fp, double change, double lo, double hi, int sig,
+			 double p)
+{
+	fprintf(fp, "change %+.2f%%%s", change, sig ? "*" : "");
+	if (isnan(lo)) {
+		fputs(", no interval\n", fp);
+		return;
+	}
+	fprintf(fp, ", CI95 [%+.2f%%, %+.2f%%]%s, p ", lo, hi, sig ? "*" : "");
+	if (p == 0.0)
+		fputs("0\n", fp);
+	else if (p < 1e-4)
+		fprintf(fp, "%.1e\n", p);
+	else
+		fprintf(fp, "%.4f\n", p);
+}
+
+static void print_order(FILE *fp, const struct report *r)
+{
+	size_t i;
+
+	if (r->npos)
+		fputs("\norder: each run against the geometric mean of its round, by its place in\n"
+		      "the round (timestamps), all parameters of one unit together\n", fp);
+	for (i = 0; i < r->npos; i++) {
+		const struct position *p = &r->pos[i];
+
+		fprintf(fp, "%s (%s, %s is better) run %zu of its round, %zu runs: ",
+			p->bench, p->unit, direction_name(p->dir), p->pos, p->n);
+		print_change(fp, p->change_pct, p->lo_pct, p->hi_pct,
+			     p->significant, p->w.p);
+	}
+	if (r->nhalf)
+		fputs("\nhalves: the later half of each column's runs, in the order they ran, against\n"
+		      "the earlier half (what a blocked comparison of one setting reports)\n", fp);
+	for (i = 0; i < r->nhalf; i++) {
+		const struct half *h = &r->half[i];
+
+		fprintf(fp, "%s %s %s, %zu against %zu runs: ", h->g->bench,
+			h->g->param, h->c->name, h->second.n, h->first.n);
+		print_change(fp, h->change_pct, h->lo_pct, h->hi_pct,
+			     h->significant, h->w.p);
+	}
+}
+
 void table_print(FILE *fp, const struct dataset *ds, const struct report *r)
 {
 	size_t i;
@@ -219,6 +264,7 @@ void table_print(FILE *fp, const struct dataset *ds, const struct report *r)
 	print_sources(fp, ds);
 	for (i = 0; i < r->ng; i++)
 		print_group(fp, &r->g[i]);
+	print_order(fp, r);
 	if (!r->npool)
 		return;
 	fputs("\npooled: the geometric mean of setting / base over the runs of one parameter\n"

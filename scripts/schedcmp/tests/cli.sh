@@ -187,7 +187,32 @@ else
 	fail "--pooled refuses a run recorded twice (rc $rc)"; cat "$tmp/err"
 fi
 
-# 10. usage errors
+# 10. --order: the first run of every round 10% slower, a 20% step after
+# round 5; and no positions without timestamps
+awk 'BEGIN { print "# settings: A B"; t = 1700000000
+	for (r = 1; r <= 10; r++) {
+		a = r % 2 ? "A" : "B"; b = r % 2 ? "B" : "A"
+		v = 2.0 * (1 + ((r * 7) % 11 - 5) / 500) * (r > 5 ? 1.2 : 1)
+		printf "h\tp\t%s\t%d\t%.6f\ts\tlower\t%d\n", a, r, v * 1.1, t++
+		printf "h\tp\t%s\t%d\t%.6f\ts\tlower\t%d\n", b, r, v, t++
+	} }' >"$tmp/order.tsv"
+if "$SCHEDCMP" --order --json "$tmp/order.json" "$tmp/order.tsv" >"$tmp/out" 2>&1 &&
+	grep -q '^h (s, lower is better) run 1 of its round, 10 runs: change -4\.88%\*' "$tmp/out" &&
+	grep -q '^h p A, 5 against 5 runs: change -1[0-9]\.[0-9]*%\*, CI95 \[-[0-9.]*%, -[0-9.]*%\]\*' "$tmp/out" &&
+	grep -q '"position": 2, "runs": 10' "$tmp/order.json"; then
+	ok "--order: a slower first run and a step are found"
+else
+	fail "--order: a slower first run and a step are found"; cat "$tmp/out"
+fi
+awk '/^#/ || NF < 8 { print; next } { NF = 7; print }' OFS='\t' "$tmp/order.tsv" >"$tmp/nots.tsv"
+if "$SCHEDCMP" --order "$tmp/nots.tsv" >"$tmp/out" 2>&1 && ! grep -q 'of its round' "$tmp/out" &&
+	grep -q '^h p B, 5 against 5 runs' "$tmp/out"; then
+	ok "--order without timestamps: halves by round, no positions"
+else
+	fail "--order without timestamps: halves by round, no positions"; cat "$tmp/out"
+fi
+
+# 11. usage errors
 rc=0
 "$SCHEDCMP" --bogus x 2>/dev/null || rc=$?
 if [ "$rc" -eq 2 ]; then ok "unknown option: exit 2"; else fail "unknown option: exit $rc"; fi
