@@ -7,6 +7,8 @@ this only formats its JSON and counts).
   docs.py facts DATA              every number a paragraph may quote
   docs.py check [RST...]          every table and quoted number against its
                                   data, then that a changed sample is caught
+  docs.py add SAMPLES NAME BOARD HOST-COMMAND [NOTE]
+                                  a run's samples into Documentation/data/
 
 In a page, a table is announced by the command that prints it, in a
 literal on one line:  ``make docs-table DATA=Documentation/data/F.tsv BENCH=B``
@@ -19,7 +21,9 @@ comment lines that name them:
 F is a file of Documentation/data/ without ".tsv"; SUBJECT is
 BENCH/PARAM/SETTING (one column), BENCH/*/SETTING (over the parameters) or
 BENCH/pooled/SETTING (schedcmp --pooled; pooled-UNIT when the benchmark has
-several units).  The value of each field, as "facts" prints it, must appear
+several units), BENCH/position/K (schedcmp --order: the K-th run of each
+round; position-UNIT likewise); a column's halves-* fields are --order's
+later half of its runs against the earlier half.  The value of each field, as "facts" prints it, must appear
 in the paragraph (the lines up to the next blank one).
 """
 
@@ -57,7 +61,7 @@ def schedcmp_json(path):
                     "or make docs-table / docs-check")
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
-        p = subprocess.run([exe, "--pooled", "--json", out, path],
+        p = subprocess.run([exe, "--pooled", "--order", "--json", out, path],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            text=True)
         if p.returncode != 0:
@@ -247,6 +251,23 @@ def facts(res):
             f[key + " change"] = pct(p["change_pct"], 1)
             f[key + " ci"] = interval(p["ci95_low_pct"], p["ci95_high_pct"], 1)
             f[key + " p"] = fmt_p_short(p["p_value"])
+    nunits = {}
+    for p in res.get("positions", []):
+        nunits.setdefault((p["benchmark"], p["position"]), []).append(p)
+    for p in res.get("positions", []):
+        keys = ["%s/position-%s/%d" % (p["benchmark"], p["unit"], p["position"])]
+        if len(nunits[(p["benchmark"], p["position"])]) == 1:
+            keys.append("%s/position/%d" % (p["benchmark"], p["position"]))
+        for key in keys:
+            f[key + " runs"] = str(p["runs"])
+            f[key + " change"] = pct(p["change_pct"], 1)
+            f[key + " ci"] = interval(p["ci95_low_pct"], p["ci95_high_pct"], 1)
+            f[key + " p"] = fmt_p_short(p["p_value"])
+    for h in res.get("halves", []):
+        key = "%s/%s/%s" % (h["benchmark"], h["parameter"], h["name"])
+        f[key + " halves-change"] = pct(h["change_pct"], 1)
+        f[key + " halves-ci"] = interval(h["ci95_low_pct"], h["ci95_high_pct"], 1)
+        f[key + " halves-p"] = fmt_p_short(h["p_value"])
     return f
 
 
@@ -383,12 +404,54 @@ def sample_lines(path):
     return lines, out
 
 
+# What a data file must say about itself (Documentation/data/README).
+REQUIRED = ("columns", "host-command", "board", "date", "kernel", "series")
+
+
+def check_header(c, path):
+    have = set()
+    with open(path) as f:
+        for ln in f:
+            m = re.match(r"^# ([\w-]+): ", ln)
+            if m:
+                have.add(m.group(1))
+    missing = [k for k in REQUIRED if k not in have]
+    if missing:
+        c.err(os.path.relpath(path, ROOT), "no '# %s:' line (Documentation/data/README "
+              "says what each header line holds)" % ":', '# ".join(missing))
+
+
+def check_images(c):
+    """Every image is shown by a page, and every image a page shows exists."""
+    images = os.path.join(DOCS, "images")
+    shown = set()
+    for p in pages([]):
+        with open(p) as f:
+            for n, ln in enumerate(f, 1):
+                m = re.match(r"^\.\. (?:image|figure):: (\S+)", ln)
+                if not m:
+                    continue
+                path = os.path.normpath(os.path.join(os.path.dirname(p), m.group(1)))
+                shown.add(path)
+                if not os.path.isfile(path):
+                    c.err("%s:%d" % (os.path.relpath(p, ROOT), n), "no image %s" % m.group(1))
+    if os.path.isdir(images):
+        for f in sorted(os.listdir(images)):
+            path = os.path.join(images, f)
+            if path not in shown:
+                c.err(os.path.relpath(path, ROOT), "no page shows this image")
+
+
 def check(args):
     c = Checker()
     for p in pages(args):
         c.check_page(p)
     data_files = sorted(os.path.join(DATA, f) for f in os.listdir(DATA)
                         if f.endswith(".tsv")) if os.path.isdir(DATA) else []
+    for f in data_files:
+        check_header(c, f)
+    if not args:
+        check_images(c)
     if not args:
         for f in data_files:
             if f not in c.used:
@@ -449,6 +512,33 @@ def count(args):
     return ntab, nfacts
 
 
+def add(args):
+    """add SAMPLES NAME BOARD HOST-COMMAND [NOTE]: a run's samples into
+    Documentation/data/NAME.tsv, with the header lines the check asks for."""
+    if len(args) not in (4, 5):
+        raise Error("usage: docs add SAMPLES.tsv NAME 'BOARD' 'HOST COMMAND' ['NOTE']")
+    src, name, board, command = args[:4]
+    out = os.path.join(DATA, name + ".tsv")
+    if os.path.exists(out):
+        raise Error("%s exists: remove it first to replace it" % os.path.relpath(out, ROOT))
+    with open(src) as f:
+        body = f.read()
+    if "# schedstack-samples:" not in body:
+        raise Error("%s is not a schedbench sample file (no '# schedstack-samples:' line)" % src)
+    head = ["# columns: benchmark parameter setting round value unit direction timestamp "
+            "(tab-separated; value in unit, direction says which way is better, "
+            "timestamp: seconds since the epoch when the run ended)",
+            "# host-command: " + command,
+            "# board: " + board]
+    if len(args) == 5:
+        head.append("# note: " + args[4])
+    os.makedirs(DATA, exist_ok=True)
+    with open(out, "w") as f:
+        f.write("\n".join(head) + "\n" + body)
+    print(os.path.relpath(out, ROOT))
+    return 0
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
@@ -469,6 +559,8 @@ def main(argv):
             return 0
         if cmd == "check":
             return check(args)
+        if cmd == "add":
+            return add(args)
         raise Error("unknown command '%s': table, facts or check" % cmd)
     except Error as e:
         print("docs: %s" % e, file=sys.stderr)
