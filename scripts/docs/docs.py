@@ -23,8 +23,10 @@ BENCH/PARAM/SETTING (one column), BENCH/*/SETTING (over the parameters) or
 BENCH/pooled/SETTING (schedcmp --pooled; pooled-UNIT when the benchmark has
 several units), BENCH/position/K (schedcmp --order: the K-th run of each
 round; position-UNIT likewise); a column's halves-* fields are --order's
-later half of its runs against the earlier half.  The value of each field, as "facts" prints it, must appear
-in the paragraph (the lines up to the next blank one).
+later half of its runs against the earlier half; SUBJECT "meta" takes the
+file's header lines as fields ("meta: seed series").  The value of each
+field, as "facts" prints it, must appear in the paragraph (the lines up to
+the next blank one).
 """
 
 import json
@@ -206,6 +208,9 @@ def table_lines(res, benches):
 
 def facts(res):
     f = {}
+    for src in res["sources"][:1]:
+        for key, value in src["meta"]:
+            f.setdefault("meta " + key, value)
     overs = {}
     for g in res["comparisons"]:
         base = g["columns"][0]
