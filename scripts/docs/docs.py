@@ -24,7 +24,8 @@ BENCH/pooled/SETTING (schedcmp --pooled; pooled-UNIT when the benchmark has
 several units), BENCH/position/K (schedcmp --order: the K-th run of each
 round; position-UNIT likewise); a column's halves-* fields are --order's
 later half of its runs against the earlier half; SUBJECT "meta" takes the
-file's header lines as fields ("meta: seed series").  The value of each
+file's header lines as fields ("meta: seed series"), SUBJECT "file" has
+"samples", their number.  The value of each
 field, as "facts" prints it, must appear in the paragraph (the lines up to
 the next blank one).
 """
@@ -44,10 +45,6 @@ DATA = os.path.join(DOCS, "data")
 TABLE_CMD = re.compile(r"``make docs-table DATA=(\S+?)(?: BENCH=(\S+?))?``")
 DATA_LINE = re.compile(r"^\.\. data: (\S+) (\S+): (.+)$")
 BORDER = re.compile(r"^=+( +=+)*$")
-
-COLUMN_FIELDS = ("mean", "cv", "change", "ci", "p", "n")
-OVER_FIELDS = ("better", "worse", "significant", "cv-range", "params")
-POOL_FIELDS = ("pairs", "params", "change", "ci", "p")
 
 
 class Error(Exception):
@@ -211,12 +208,15 @@ def facts(res):
     for src in res["sources"][:1]:
         for key, value in src["meta"]:
             f.setdefault("meta " + key, value)
+    f["file samples"] = str(sum(c["n"] for g in res["comparisons"] for c in g["columns"]))
     overs = {}
     for g in res["comparisons"]:
         base = g["columns"][0]
         for i, c in enumerate(g["columns"]):
             key = "%s/%s/%s" % (g["benchmark"], g["parameter"], c["name"])
             f[key + " mean"] = fmt_value(c["mean"])
+            f[key + " min"] = fmt_value(c["min"])
+            f[key + " max"] = fmt_value(c["max"])
             f[key + " cv"] = cv_text(c["coeffvar_pct"])
             f[key + " n"] = str(c["n"])
             if i == 0:
