@@ -5,6 +5,7 @@ this only formats its JSON and counts).
 
   docs.py table DATA [BENCH...]   the reStructuredText table(s) of DATA
   docs.py facts DATA              every number a paragraph may quote
+  docs.py pelt-table              the closed-form table of pelt-multiplier.rst
   docs.py check [RST...]          every table and quoted number against its
                                   data, then that a changed sample is caught
   docs.py add SAMPLES NAME BOARD HOST-COMMAND [NOTE]
@@ -43,6 +44,7 @@ DOCS = os.path.join(ROOT, "Documentation")
 DATA = os.path.join(DOCS, "data")
 
 TABLE_CMD = re.compile(r"``make docs-table DATA=(\S+?)(?: BENCH=(\S+?))?``")
+PELT_CMD = re.compile(r"``scripts/docs/docs pelt-table``")
 DATA_LINE = re.compile(r"^\.\. data: (\S+) (\S+): (.+)$")
 BORDER = re.compile(r"^=+( +=+)*$")
 
@@ -201,6 +203,17 @@ def table_lines(res, benches):
     return out
 
 
+def pelt_table():
+    """PELT's closed form per sched_pelt_multiplier: util of an always
+    running task from 0 to 80%, and of a sleeping one from 100% to 10%."""
+    rows = []
+    for m in (1, 2, 4):
+        h = 32.0 / m
+        rows.append([str(m), "%d ms" % h, "%d ms" % round(h * math.log2(5)),
+                     "%d ms" % round(h * math.log2(10))])
+    return rst_table(["value", "halflife", "util 0 -> 80%", "util 100% -> 10%"], rows)
+
+
 # ------------------------------------------------------------------ facts
 
 def facts(res):
@@ -304,11 +317,12 @@ class Checker:
         i = 0
         while i < len(lines):
             ln = lines[i]
-            m = TABLE_CMD.search(ln)
+            m = TABLE_CMD.search(ln) or PELT_CMD.search(ln)
             if m:
                 if pending:
                     self.err("%s:%d" % (rel, pending[0]), "no table follows this docs-table command")
-                pending = (i + 1, m.group(1), m.group(2))
+                pending = (i + 1, m.group(1), m.group(2)) if m.re is TABLE_CMD \
+                    else (i + 1, None, None)
             d = DATA_LINE.match(ln)
             if d:
                 i = self.check_data(rel, lines, i)
@@ -331,9 +345,11 @@ class Checker:
 
     def check_table(self, rel, pending, lines, start, end):
         lnum, data, bench = pending
-        where = "%s:%d" % (rel, start + 1)
         try:
-            want = table_lines(self.result(data), bench.split(",") if bench else [])
+            if data is None:
+                want, data = pelt_table(), "PELT's closed form"
+            else:
+                want = table_lines(self.result(data), bench.split(",") if bench else [])
         except Error as e:
             self.err("%s:%d" % (rel, lnum), str(e))
             return
@@ -345,9 +361,11 @@ class Checker:
             w = want[k] if k < len(want) else "(the table ends)"
             if g != w:
                 self.err("%s:%d" % (rel, start + k + 1),
-                         "the table does not follow from %s (make docs-table DATA=%s%s):\n"
+                         "the table does not follow from %s (%s):\n"
                          "    page: %s\n    data: %s"
-                         % (data, data, " BENCH=" + bench if bench else "", g, w))
+                         % (data, "scripts/docs/docs pelt-table" if pending[1] is None else
+                            "make docs-table DATA=%s%s" % (data, " BENCH=" + bench if bench else ""),
+                            g, w))
                 return
 
     def check_data(self, rel, lines, i):
@@ -510,7 +528,7 @@ def count(args):
     for p in pages(args):
         with open(p) as f:
             for ln in f:
-                ntab += len(TABLE_CMD.findall(ln))
+                ntab += len(TABLE_CMD.findall(ln)) + len(PELT_CMD.findall(ln))
                 d = DATA_LINE.match(ln.rstrip("\n"))
                 if d:
                     nfacts += len(d.group(3).split())
@@ -561,6 +579,9 @@ def main(argv):
                 raise Error("usage: docs.py facts DATA")
             for k, v in facts(schedcmp_json(data_path(args[0]))).items():
                 print("%s = %s" % (k, v))
+            return 0
+        if cmd == "pelt-table":
+            print("\n".join(pelt_table()))
             return 0
         if cmd == "check":
             return check(args)
