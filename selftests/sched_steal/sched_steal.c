@@ -64,29 +64,54 @@ static int set_steal(bool on)
 	return kio_write_str(FEATURES_PATH, on ? "STEAL" : "NO_STEAL");
 }
 
-/* Parses the steal file; returns the number of lines or -1 on a bad line. */
+/*
+ * Parses the steal file, "cpu<N> name=value ..." per line, field by field:
+ * fields added later are accepted, the four read here must be there.
+ * Returns the number of lines or -1 on a bad line.
+ */
 static int read_steal(struct steal_stats *st)
 {
-	char buf[MAX_CPUS * 128], *line, *save;
+	char buf[MAX_CPUS * 192], *line, *save;
 
 	memset(st, 0, sizeof(*st));
 	if (kio_read(STEAL_PATH, buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		long att, sto, fai, ns;
-		int cpu, end = 0;
+		long *dst[4], val;
+		char *tok, *tsave, *end;
+		int cpu, end_cpu = 0, seen = 0, i;
+		static const char *const names[4] = {
+			"attempts", "stolen", "failed", "search_ns",
+		};
 
-		if (sscanf(line, "cpu%d attempts=%ld stolen=%ld failed=%ld search_ns=%ld%n",
-			   &cpu, &att, &sto, &fai, &ns, &end) != 5 ||
-		    line[end] != '\0' || cpu < 0 || cpu >= MAX_CPUS ||
-		    st->present[cpu])
+		if (sscanf(line, "cpu%d %n", &cpu, &end_cpu) != 1 || !end_cpu ||
+		    cpu < 0 || cpu >= MAX_CPUS || st->present[cpu])
+			return -1;
+		dst[0] = &st->attempts[cpu];
+		dst[1] = &st->stolen[cpu];
+		dst[2] = &st->failed[cpu];
+		dst[3] = &st->search_ns[cpu];
+		for (tok = strtok_r(line + end_cpu, " ", &tsave); tok;
+		     tok = strtok_r(NULL, " ", &tsave)) {
+			char *eq = strchr(tok, '=');
+
+			if (!eq)
+				return -1;
+			*eq = '\0';
+			val = strtol(eq + 1, &end, 10);
+			if (end == eq + 1 || *end)
+				return -1;
+			for (i = 0; i < 4; i++) {
+				if (!strcmp(tok, names[i])) {
+					*dst[i] = val;
+					seen |= 1 << i;
+				}
+			}
+		}
+		if (seen != 0xf)
 			return -1;
 		st->present[cpu] = true;
-		st->attempts[cpu] = att;
-		st->stolen[cpu] = sto;
-		st->failed[cpu] = fai;
-		st->search_ns[cpu] = ns;
 		st->lines++;
 	}
 	return st->lines;
