@@ -554,28 +554,55 @@ int view_thermal_pressure(int *capped)
 }
 
 /*
- * /sys/kernel/debug/sched/steal: every line
- * "cpu<N> attempts=<> stolen=<> failed=<> search_ns=<>"; with @settled
- * (nothing steals any more) attempts = stolen + failed on every line.
+ * /sys/kernel/debug/sched/steal: every line "cpu<N> name=<n> ...", with at
+ * least attempts, stolen, failed and search_ns (skipped= and any field
+ * added later are accepted); with @settled (nothing steals any more)
+ * attempts = stolen + failed on every line.
  */
 int view_steal(bool settled)
 {
-	char buf[MAX_CPUS * 128], *line, *save;
+	static const char *const names[] = {
+		"attempts", "stolen", "failed", "search_ns",
+	};
+	const unsigned int nnames = sizeof(names) / sizeof(names[0]);
+	char buf[MAX_CPUS * 192], *line, *save;
 	int n = 0;
 
 	if (kio_read(STEAL_PATH, buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		unsigned long long att, st, fl, ns;
-		int cpu, end = 0;
+		unsigned long long val[4] = { 0 };
+		char copy[192], *tok, *tsave, *end;
+		unsigned int i, seen = 0;
+		int cpu, start = 0;
+		bool bad = false;
 
-		if (sscanf(line, "cpu%d attempts=%llu stolen=%llu failed=%llu search_ns=%llu%n",
-			   &cpu, &att, &st, &fl, &ns, &end) != 5 || line[end]) {
+		snprintf(copy, sizeof(copy), "%s", line);
+		if (sscanf(copy, "cpu%d %n", &cpu, &start) != 1 || !start)
+			bad = true;
+		for (tok = bad ? NULL : strtok_r(copy + start, " ", &tsave);
+		     tok && !bad; tok = strtok_r(NULL, " ", &tsave)) {
+			char *eq = strchr(tok, '=');
+
+			if (!eq) {
+				bad = true;
+				break;
+			}
+			*eq = '\0';
+			for (i = 0; i < nnames; i++) {
+				if (strcmp(tok, names[i]))
+					continue;
+				val[i] = strtoull(eq + 1, &end, 10);
+				bad |= end == eq + 1 || *end;
+				seen |= 1U << i;
+			}
+		}
+		if (bad || seen != (1U << nnames) - 1) {
 			problem("steal: bad line '%s'", line);
 			continue;
 		}
-		if (settled && att != st + fl)
+		if (settled && val[0] != val[1] + val[2])
 			problem("steal: attempts != stolen + failed: '%s'", line);
 		n++;
 	}
