@@ -16,7 +16,7 @@ MUTANTS ?=
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps tree export kernel modules selftests initramfs vm-ready \
-	run expected check check-bisect configs bench bench-kernels stress stress-fault clean
+	run expected check check-bisect check-mutants configs bench bench-kernels stress stress-fault clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64]   build, boot and test one VM (KUnit + kselftests)"
