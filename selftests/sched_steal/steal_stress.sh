@@ -3,8 +3,10 @@
 #
 # Toggle STEAL/NO_STEAL every 5 ms for 20 s while hackbench runs and a CPU
 # goes offline and online repeatedly.  The kernel must not splat (the
-# harness watches the console); here we check that everything is
-# restored and that the steal statistics still have one line per CPU.
+# harness watches the console); here we check that every write of the
+# toggle and hotplug loops succeeded, that both loops went round at least
+# once, that every hackbench run exited 0, that everything is restored
+# and that the steal statistics still have one line per CPU.
 set -eu
 
 KSFT_SKIP=4
@@ -12,15 +14,12 @@ features=/sys/kernel/debug/sched/features
 stats=/sys/kernel/debug/sched/steal
 schedstats=/proc/sys/kernel/sched_schedstats
 duration=${STEAL_STRESS_SECONDS:-20}
+# How long the load may take to stop once asked to
+stop_wait=10
 
 skip() {
 	echo "1..0 # SKIP $*"
 	exit "$KSFT_SKIP"
-}
-
-fail() {
-	echo "not ok 1 steal_stress # $*"
-	exit 1
 }
 
 steal_state() {
@@ -33,43 +32,125 @@ online_count() {
 		awk -F- '{ n += ($2 == "" ? 1 : $2 - $1 + 1) } END { print n }'
 }
 
-# Stop the background loops.  The hackbench loop runs in a process group
-# of its own: killing only its shell would leave the hackbench it is
-# running, and that hackbench's senders and receivers, to load the CPUs
-# for whatever test runs next.
+# put VALUE FILE LOOP CYCLE: write VALUE to FILE; on failure leave a line
+# in LOOP.fail saying which cycle wrote what where, and why it failed.
+put() {
+	if ! { echo "$1" >"$2"; } 2>"$dir/$3.err"; then
+		echo "$3 cycle $4: writing '$1' to $2 failed: $(tr '\n' ' ' <"$dir/$3.err")" \
+			>"$dir/$3.fail"
+		return 1
+	fi
+}
+
+# The loops run until $dir/stop exists, finish the cycle they are in and
+# leave the number of cycles they completed in $dir/LOOP.cycles.
+toggle_loop() {
+	n=0
+	while [ ! -e "$dir/stop" ]; do
+		put STEAL "$features" toggle $((n + 1)) || break
+		sleep 0.005
+		put NO_STEAL "$features" toggle $((n + 1)) || break
+		sleep 0.005
+		n=$((n + 1))
+	done
+	echo "$n" >"$dir/toggle.cycles"
+}
+
+hotplug_loop() {
+	n=0
+	f=/sys/devices/system/cpu/cpu$hot/online
+	while [ ! -e "$dir/stop" ]; do
+		put 0 "$f" hotplug $((n + 1)) || break
+		sleep 0.2
+		put 1 "$f" hotplug $((n + 1)) || break
+		sleep 0.2
+		n=$((n + 1))
+	done
+	echo "$n" >"$dir/hotplug.cycles"
+}
+
+# hackbench runs in a loop, in a process group of its own: the stop
+# signals the whole group, else the hackbench being run, with its senders
+# and receivers, would load the CPUs for whatever test runs next.  Each run
+# appends its exit status to $dir/hackbench.runs.  A run that ends after
+# the stop was asked for was cut short by it: hackbench catches SIGTERM,
+# reaps its workers and exits 0; one killed before it set its handler up
+# exits 143.  Any other status, or any non-zero status before the stop,
+# is a failure of hackbench, and its last words go to hackbench.fail.
+# (A script for sh -c: expanded there, not here.)
+# shellcheck disable=SC2016
+hackbench_loop='
+	dir=$1
+	# Survive the stop, to record how the run it interrupts ended
+	trap true TERM
+	n=0
+	while [ ! -e "$dir/stop" ]; do
+		rc=0
+		hackbench -g 2 -l 2000 >/dev/null 2>"$dir/hackbench.err" || rc=$?
+		n=$((n + 1))
+		echo "$rc" >>"$dir/hackbench.runs"
+		if [ -e "$dir/stop" ] && { [ "$rc" -eq 0 ] || [ "$rc" -eq 143 ]; }; then
+			break
+		fi
+		[ "$rc" -eq 0 ] ||
+			echo "hackbench run $n exited $rc: $(tail -n 3 "$dir/hackbench.err" | tr "\n" " ")" \
+				>>"$dir/hackbench.fail"
+	done
+'
+
+# Stop the background load: ask the loops to finish, signal hackbench's
+# group, and give both $stop_wait seconds before killing what is left.
 pids=
 hb_group=
+stopped=
 stop_load() {
-	for p in $pids; do
-		kill "$p" 2>/dev/null || true
-	done
-	if [ -n "$hb_group" ]; then
-		kill -- "-$hb_group" 2>/dev/null || kill "$hb_group" 2>/dev/null || true
-		n=0
-		while kill -0 -- "-$hb_group" 2>/dev/null && [ "$n" -lt 50 ]; do
-			sleep 0.1
-			n=$((n + 1))
+	[ -z "$stopped" ] || return 0
+	stopped=1
+	touch "$dir/stop"
+	[ -z "$hb_group" ] || kill -TERM "-$hb_group" 2>/dev/null || true
+	n=0
+	while [ "$n" -lt $((stop_wait * 10)) ]; do
+		alive=
+		for p in $pids; do
+			! kill -0 "$p" 2>/dev/null || alive=1
 		done
-		kill -KILL -- "-$hb_group" 2>/dev/null || true
+		[ -z "$hb_group" ] || ! kill -0 "-$hb_group" 2>/dev/null || alive=1
+		[ -n "$alive" ] || break
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if [ -n "$alive" ]; then
+		echo "the load did not stop within ${stop_wait}s of being asked to: killed" \
+			>"$dir/stop.fail"
+		for p in $pids; do
+			kill -KILL "$p" 2>/dev/null || true
+		done
+		[ -z "$hb_group" ] || kill -KILL "-$hb_group" 2>/dev/null || true
 	fi
 	wait 2>/dev/null || true
-	pids=
-	hb_group=
 }
 
 cleanup() {
-	stop_load
-	[ -z "${hot:-}" ] || echo 1 >"/sys/devices/system/cpu/cpu$hot/online" 2>/dev/null || true
+	[ -z "${dir:-}" ] || stop_load
+	[ -z "${hot:-}" ] || { echo 1 >"/sys/devices/system/cpu/cpu$hot/online"; } 2>/dev/null || true
 	[ -z "${old_state:-}" ] || echo "$old_state" >"$features"
 	[ -z "${old_stats:-}" ] || echo "$old_stats" >"$schedstats"
+	[ -z "${dir:-}" ] || rm -rf "$dir"
 }
 
 [ "$(id -u)" -eq 0 ] || skip "must be run as root"
 [ -r "$features" ] || skip "no $features"
 old_state=$(steal_state) || skip "no STEAL sched feature (CONFIG_SCHED_STEAL)"
 [ -r "$stats" ] || skip "no $stats"
+case "$duration" in
+'' | *[!0-9]* | 0) echo "STEAL_STRESS_SECONDS='$duration': give a whole number of seconds, 1 or more" >&2
+	exit 2 ;;
+esac
 old_stats=$(cat "$schedstats")
-trap cleanup EXIT INT TERM
+dir=
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+dir=$(mktemp -d "${TMPDIR:-/tmp}/steal_stress.XXXXXX")
 
 echo "TAP version 13"
 echo "1..1"
@@ -86,41 +167,82 @@ echo 1 >"$schedstats"
 if command -v hackbench >/dev/null; then
 	# Not a process group leader, so setsid(1) runs sh in place: $! is
 	# the new group's id.
-	setsid sh -c 'while :; do hackbench -g 2 -l 2000 || true; done' \
-		>/dev/null 2>&1 &
+	setsid sh -c "$hackbench_loop" sh "$dir" >/dev/null 2>&1 &
 	hb_group=$!
 else
+	echo "# no hackbench: six CPU hogs instead"
 	for _ in 1 2 3 4 5 6; do
-		(while :; do :; done) &
+		(while [ ! -e "$dir/stop" ]; do :; done) &
 		pids="$pids $!"
 	done
 fi
 
-(while :; do
-	echo STEAL >"$features"
-	sleep 0.005
-	echo NO_STEAL >"$features"
-	sleep 0.005
-done) &
+toggle_loop &
 pids="$pids $!"
-
 if [ -n "$hot" ]; then
-	(while :; do
-		echo 0 >"/sys/devices/system/cpu/cpu$hot/online"
-		sleep 0.2
-		echo 1 >"/sys/devices/system/cpu/cpu$hot/online"
-		sleep 0.2
-	done) &
+	hotplug_loop &
 	pids="$pids $!"
 fi
 
-sleep "$duration"
+# Whether a loop has failed: a write, or a hackbench run
+failed() {
+	for f in "$dir"/*.fail; do
+		[ ! -e "$f" ] || return 0
+	done
+	return 1
+}
+
+# Until the time is up, or something failed
+t=0
+while [ "$t" -lt $((duration * 10)) ] && ! failed; do
+	sleep 0.1
+	t=$((t + 1))
+done
 stop_load
-[ -z "$hot" ] || echo 1 >"/sys/devices/system/cpu/cpu$hot/online"
+
+problems=0
+problem() {
+	echo "# $*"
+	problems=$((problems + 1))
+	[ -n "${first:-}" ] || first=$*
+}
+
+for f in "$dir"/toggle.fail "$dir"/hotplug.fail "$dir"/hackbench.fail "$dir"/stop.fail; do
+	[ ! -s "$f" ] || while IFS= read -r line; do
+		problem "$line"
+	done <"$f"
+done
+toggles=$(cat "$dir/toggle.cycles" 2>/dev/null || echo 0)
+echo "# toggle: $toggles STEAL/NO_STEAL cycles"
+[ "$toggles" -gt 0 ] || problem "the toggle loop completed no cycle"
+if [ ! -e "$dir/toggle.fail" ] && [ "$(steal_state)" != NO_STEAL ]; then
+	problem "the toggle loop's last write, NO_STEAL, does not read back"
+fi
+if [ -n "$hot" ]; then
+	plugs=$(cat "$dir/hotplug.cycles" 2>/dev/null || echo 0)
+	echo "# hotplug: $plugs offline/online cycles of cpu$hot"
+	[ "$plugs" -gt 0 ] || problem "the hotplug loop completed no cycle"
+fi
+# The hotplug loop ends with the CPU online, unless it failed
+f=/sys/devices/system/cpu/cpu$hot/online
+if [ -n "$hot" ] && ! { echo 1 >"$f"; } 2>"$dir/restore.err"; then
+	problem "after the loops: writing '1' to $f failed: $(tr '\n' ' ' <"$dir/restore.err")"
+fi
+if [ -n "$hb_group" ]; then
+	runs=$(grep -c . "$dir/hackbench.runs" 2>/dev/null || true)
+	bad=$(grep -c . "$dir/hackbench.fail" 2>/dev/null || true)
+	echo "# hackbench: ${runs:-0} runs, ${bad:-0} failed"
+	# The run the stop cuts short counts too: none is a broken loop
+	[ "${runs:-0}" -gt 0 ] || problem "the hackbench loop recorded no run"
+fi
 
 lines=$(wc -l <"$stats")
 cpus=$(online_count)
-[ "$lines" -eq "$cpus" ] || fail "$lines lines in $stats for $cpus online CPUs"
+[ "$lines" -eq "$cpus" ] || problem "$lines lines in $stats for $cpus online CPUs"
 echo "# $(awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); s[kv[1]] += kv[2] } }
 	END { printf "attempts=%d stolen=%d failed=%d", s["attempts"], s["stolen"], s["failed"] }' "$stats")"
+if [ "$problems" -gt 0 ]; then
+	echo "not ok 1 steal_stress # $problems problem(s), the first: $first"
+	exit 1
+fi
 echo "ok 1 steal_stress"
