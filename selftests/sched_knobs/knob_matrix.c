@@ -18,7 +18,8 @@
  * EINVAL and leave the file (and its sibling tunables) exactly as it was;
  * an empty write changes nothing, also while another task writes the knob;
  * the nobody user cannot write; uid 0 without CAP_SYS_ADMIN cannot write a
- * sysctl. Knobs that are absent SKIP with the reason.
+ * sysctl, and can write the sysfs and debugfs knobs, whose only protection
+ * is their mode (0644, root's). Knobs that are absent SKIP with the reason.
  *
  * The three parsers behind these files do not accept the same spellings of
  * a value, and the matrix asserts each one's rules (see forms[] below):
@@ -44,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1045,19 +1047,29 @@ TEST_F(knob, non_root)
 }
 
 /*
- * uid 0 with every capability dropped. proc's sysctl permission check is
- * by uid (the file opens), and the series' handlers then want
- * CAP_SYS_ADMIN: EPERM. sysfs and debugfs attributes check only the file
- * mode, at open, as everywhere else in cpufreq and sched debugfs: such a
- * write is allowed, which is reported and not counted as a failure.
+ * uid 0 with every capability dropped. What the kernel guarantees differs
+ * with the kind of file, and each is asserted:
+ *
+ *  SYSCTL   proc_sys_permission() gives uid 0 the owner's bits (the file
+ *           opens), and the series' handlers then want CAP_SYS_ADMIN, as
+ *           sched_energy_aware_handler() does: EPERM, the value unchanged.
+ *  SYSFS    kernfs and debugfs check the file mode and nothing else
+ *  FEATURE  (generic_permission()), and neither cpufreq's governor_store(),
+ *           intel_pstate's stores nor sched_feat_write() look at
+ *           capabilities: the files are root's with mode 0644, so uid 0
+ *           without capabilities is their owner and may write, and the
+ *           value must then read back. The mode is these knobs' only
+ *           protection (non_root checks the other side of it): a file that
+ *           lost its owner's write bit, changed owner, or a store that
+ *           refuses or drops this write fails here.
  */
 TEST_F(knob, root_without_caps)
 {
 	const struct knob_desc *d = variant->desc;
 	static char before[RAW_LEN], after[RAW_LEN];
-	bool allowed = false;
 	struct kio_result r;
 	char v[VAL_LEN];
+	struct stat sb;
 	const char *g;
 	int i;
 
@@ -1073,16 +1085,27 @@ TEST_F(knob, root_without_caps)
 				       r.write_err ? strerror(r.write_err) : "accepted");
 			ASSERT_LE(0, kio_read(path, after, sizeof(after)));
 			EXPECT_STREQ(before, after);
-		} else if (!r.open_err && !r.write_err) {
-			allowed = true;
-			ASSERT_EQ(0, value_get(d, path, v, sizeof(v)));
-			EXPECT_STREQ(g, v);
+			continue;
 		}
+		ASSERT_EQ(0, stat(path, &sb)) TH_LOG("%s: %s", path, strerror(errno));
+		EXPECT_EQ(0U, sb.st_uid) TH_LOG("%s is owned by uid %u, not root",
+					       path, sb.st_uid);
+		EXPECT_EQ(0644U, sb.st_mode & 07777)
+			TH_LOG("%s has mode %04o, not 0644", path, sb.st_mode & 07777);
+		EXPECT_EQ(0, r.open_err)
+			TH_LOG("uid 0 without capabilities opening %s (mode %04o) for writing: %s",
+			       path, sb.st_mode & 07777, strerror(r.open_err));
+		if (r.open_err)
+			continue;
+		EXPECT_EQ(0, r.write_err)
+			TH_LOG("uid 0 without capabilities writing \"%s\" to %s: %s",
+			       g, path, strerror(r.write_err));
+		EXPECT_EQ((ssize_t)strlen(g), r.written)
+			TH_LOG("%s: short write of \"%s\"", path, g);
+		ASSERT_EQ(0, value_get(d, path, v, sizeof(v)));
+		EXPECT_STREQ(g, v) TH_LOG("%s after uid 0 without capabilities wrote it", path);
 	}
 	summary(d, &self->st);
-	if (allowed && _metadata->exit_code == KSFT_PASS)
-		SKIP(return, "%s: uid 0 without capabilities may write (%s permissions are the file mode)",
-		     d->name, parser_names[d->parser]);
 }
 
 /* ---- read-only debugfs views ---- */
