@@ -242,6 +242,38 @@ static struct knob *policy_knob(struct policy *p, const char *file,
 	return k;
 }
 
+/*
+ * The default of both schedutil rate limits, as sugov_init() sets them:
+ * cpufreq_policy_transition_delay_us(), which is the driver's
+ * policy->transition_delay_us when it sets one, else 1.5 times
+ * cpuinfo_transition_latency (in us), else 1 ms.  The drivers of v6.12
+ * that set transition_delay_us are listed: sysfs does not show the value,
+ * so for them it is learnt from the first rebuild and every later rebuild
+ * must give the same.
+ */
+static const char * const own_delay_drivers[] = {
+	"intel_cpufreq", "amd-pstate", "cppc_cpufreq", "scmi", "longhaul",
+};
+
+static void policy_rate_default(struct policy *p)
+{
+	char path[PATH_MAX], drv[64];
+	unsigned int i;
+	long ns;
+
+	p->rate_default = -1;
+	snprintf(path, sizeof(path), "%s/scaling_driver", p->dir);
+	if (kio_read_line(path, drv, sizeof(drv)))
+		return;
+	for (i = 0; i < sizeof(own_delay_drivers) / sizeof(own_delay_drivers[0]); i++)
+		if (!strcmp(drv, own_delay_drivers[i]))
+			return;
+	snprintf(path, sizeof(path), "%s/cpuinfo_transition_latency", p->dir);
+	if (kio_read_l(path, &ns) || ns < 0)
+		return;
+	p->rate_default = ns / 1000 ? ns / 1000 + ns / 1000 / 2 : 1000;
+}
+
 static void add_policy(int id)
 {
 	struct policy *p = &kn.pol[kn.npol];
@@ -285,6 +317,7 @@ static void add_policy(int id)
 		if (p->max_freq)
 			p->max_freq->async = true;
 	}
+	policy_rate_default(p);
 	p->fast_ramp_up = policy_knob(p, "schedutil/fast_ramp_up", bool_values, 2);
 	p->up_rate = policy_knob(p, "schedutil/up_rate_limit_us", rate_values,
 				 sizeof(rate_values) / sizeof(rate_values[0]));
@@ -435,20 +468,30 @@ bool knobs_restore(void)
 }
 
 /*
- * The policy came back from inactive: cpufreq exits the governor with a
- * policy's last CPU and starts it afresh, so its schedutil tunables are
- * the defaults again.  Take them as the expected values.
+ * The policy came back from inactive.  cpufreq exits the governor when a
+ * policy's last CPU goes offline (__cpufreq_offline(), also with drivers
+ * that have ->offline, as cpufreq_emu) and starts it afresh when a CPU of
+ * it comes back: sugov_exit() dropped the last reference to the policy's
+ * tunables, and sugov_init() allocated new ones, zeroed (fast_ramp_up 0)
+ * with both rate limits at their default.  Whatever the test wrote
+ * before, each tunable must read its default now, and is expected to keep
+ * it until the test writes it again.
  */
 static void adopt_policy(struct policy *p, struct hotplug_stats *st)
 {
 	struct knob *ks[] = { p->fast_ramp_up, p->up_rate, p->down_rate };
 	unsigned int i;
 
+	st->rebuilds++;
+	if (p->rate_default < 0 && p->up_rate &&
+	    !knob_read(p->up_rate, &p->rate_default))
+		printf("# policy%d: the driver sets its own transition delay: the rate limits' default, %ld us, is taken from the first rebuild\n",
+		       p->id, p->rate_default);
 	for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
-		long got;
+		long got, want = ks[i] == p->fast_ramp_up ? 0 : p->rate_default;
 		int ret;
 
-		if (!ks[i] || !ks[i]->written)
+		if (!ks[i])
 			continue;
 		ret = knob_read(ks[i], &got);
 		if (ret) {
@@ -456,10 +499,16 @@ static void adopt_policy(struct policy *p, struct hotplug_stats *st)
 				ks[i]->label, strerror(-ret));
 			continue;
 		}
-		if (got != ks[i]->expect) {
-			ks[i]->expect = got;
-			st->resets++;
+		if (want < 0) {
+			problem("%s: no default known to check %ld against",
+				ks[i]->label, got);
+			continue;
 		}
+		if (got != want)
+			problem("%s: reads %ld after the policy was rebuilt, not its default %ld (it held %ld)",
+				ks[i]->label, got, want, ks[i]->expect);
+		ks[i]->expect = want;
+		ks[i]->written = true;
 	}
 }
 

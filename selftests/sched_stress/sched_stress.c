@@ -574,8 +574,8 @@ out_work:
 		       c.steps, took, took > 0 ? c.steps / took : 0.0,
 		       interrupted ? ", interrupted" : "");
 	if (hotplug)
-		ksft_print_msg("hotplug: %lu offline/online cycles, %lu refused (EBUSY), %lu tunables reset with an inactive policy\n",
-			       hp.st.cycles, hp.st.busy, hp.st.resets);
+		ksft_print_msg("hotplug: %lu offline/online cycles, %lu refused (EBUSY), %lu policies rebuilt with their defaults\n",
+			       hp.st.cycles, hp.st.busy, hp.st.rebuilds);
 	if (interrupted)
 		problem("interrupted");
 	ksft_test_result(!problems(), "phase %s\n", P->name);

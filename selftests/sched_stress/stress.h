@@ -85,6 +85,7 @@ struct policy {
 	char dir[128];
 	cpu_set_t cpus;		/* related_cpus */
 	long min_khz, max_khz;	/* cpuinfo_{min,max}_freq */
+	long rate_default;	/* of schedutil's rate limits, us; -1: unknown */
 	bool big;		/* among the policies with the highest max */
 	/* Held for writing while a hotplug may leave the policy inactive. */
 	pthread_rwlock_t lock;
@@ -122,7 +123,7 @@ int cpu_set_online(int cpu, bool on);
 bool cpus_all_back(void);
 
 struct hotplug_stats {
-	unsigned long cycles, busy, resets;
+	unsigned long cycles, busy, rebuilds;
 };
 /* The hotplug thread: offline and online CPUs of kn.hot until *stop. */
 struct hotplug_arg {
