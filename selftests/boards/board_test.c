@@ -385,21 +385,39 @@ static void spin(int cpu)
 /*
  * schedutil takes a busy CPU of the fastest policy to its top OPP within a
  * second (a generous bound in an emulator) and lowers it once it is idle.
+ *
+ * It starts from idle: within 3 s an idle policy of the board is in the
+ * lower half of its OPPs.  On the emulated boards nothing else runs, so a
+ * policy that stays up while idle is a regression (of the driver, of
+ * schedutil's way down or its down rate limit, or a limit or a load an
+ * earlier test left behind), and fails.  Machines without cpufreq_emu
+ * skipped in the fixture.
  */
 TEST_F(board, busy_cpu_reaches_max)
 {
 	struct policy *p = &self->pol[self->nr_policies - 1];
 	int n = nr_freqs(p->kind), cpu = p->cpus[p->nr_cpus - 1];
-	long top = p->kind->freqs[n - 1], cur = -1;
-	char path[256];
+	long top = p->kind->freqs[n - 1], low = p->kind->freqs[(n - 1) / 2];
+	char path[256], gov[64] = "?";
+	long cur = -1;
 	double t0, t;
 	pid_t pid;
 
 	snprintf(path, sizeof(path), CPUFREQ "/policy%d/scaling_cur_freq", p->cpu);
-	/* Let the idle policy settle in the lower half of its OPPs first. */
-	cur = wait_cur_at_most(p->cpu, p->kind->freqs[(n - 1) / 2], 3.0);
-	if (cur > (long)p->kind->freqs[(n - 1) / 2])
-		SKIP(return, "policy%d stays at %ld kHz when idle", p->cpu, cur);
+	cur = wait_cur_at_most(p->cpu, low, 3.0);
+	if (cur < 0 || cur > low) {
+		char min_path[256], gov_path[256], down_path[256];
+
+		snprintf(min_path, sizeof(min_path), CPUFREQ "/policy%d/scaling_min_freq", p->cpu);
+		snprintf(gov_path, sizeof(gov_path), CPUFREQ "/policy%d/scaling_governor", p->cpu);
+		snprintf(down_path, sizeof(down_path),
+			 CPUFREQ "/policy%d/schedutil/down_rate_limit_us", p->cpu);
+		read_str(gov_path, gov, sizeof(gov));
+		ASSERT_LE(0, cur) TH_LOG("%s cannot be read", path);
+		ASSERT_GE(low, cur)
+			TH_LOG("policy%d stays at %ld kHz when idle for 3 s, above %ld (governor %s, scaling_min_freq %ld, down_rate_limit_us %ld)",
+			       p->cpu, cur, low, gov, read_long(min_path), read_long(down_path));
+	}
 	TH_LOG("CPU%d starts at %ld kHz", cpu, cur);
 
 	pid = fork();
