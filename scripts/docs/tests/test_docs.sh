@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Tests of docs.py: a small tree with one page and one data file, checked
+# as it is (passes) and broken in each way the check must catch.
+#
+#   sh tests/test_docs.sh PATH/TO/schedcmp
+set -eu
+
+SCHEDCMP=${1:?usage: test_docs.sh PATH/TO/schedcmp}
+case $SCHEDCMP in /*) ;; *) SCHEDCMP=$(pwd)/$SCHEDCMP ;; esac
+export SCHEDCMP
+here=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $*"
+}
+
+fail() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $*"
+}
+
+# A tree: scripts/docs/docs.py, Documentation/{page.rst,data/run.tsv}
+tree() {
+	rm -rf "$tmp/t"
+	mkdir -p "$tmp/t/scripts/docs" "$tmp/t/Documentation/data"
+	cp "$here/docs.py" "$tmp/t/scripts/docs/"
+	{
+		echo '# columns: benchmark parameter setting round value unit direction timestamp'
+		echo '# host-command: make bench'
+		echo '# board: test'
+		echo '# date: 2026-12-01T00:00:00Z'
+		echo '# kernel: 6.12.0-test'
+		echo '# series: 0000000'
+		echo '# settings: bench: A B'
+		r=1
+		while [ "$r" -le 6 ]; do
+			printf 'bench\tp\tA\t%d\t1.%d\ts\tlower\t%d\n' "$r" "$r" $((1700000000 + 2 * r))
+			printf 'bench\tp\tB\t%d\t2.%d\ts\tlower\t%d\n' "$r" "$r" $((1700000001 + 2 * r))
+			r=$((r + 1))
+		done
+	} >"$tmp/t/Documentation/data/run.tsv"
+	table=$(python3 "$tmp/t/scripts/docs/docs.py" table run bench)
+	change=$(python3 "$tmp/t/scripts/docs/docs.py" facts run | sed -n 's|^bench/p/B change = ||p')
+	cat >"$tmp/t/Documentation/page.rst" <<EOT
+Results
+=======
+
+\`\`make docs-table DATA=Documentation/data/run.tsv BENCH=bench\`\` prints:
+
+$table
+
+.. data: run bench/p/B: change
+
+B changed the time by $change against A.
+EOT
+}
+
+check() { # NAME EXPECTED-MESSAGE (empty: must pass)
+	rc=0
+	python3 "$tmp/t/scripts/docs/docs.py" check >"$tmp/out" 2>&1 || rc=$?
+	if [ -z "$2" ]; then
+		if [ "$rc" -eq 0 ]; then ok "$1"; else fail "$1"; cat "$tmp/out"; fi
+	elif [ "$rc" -ne 0 ] && grep -q "$2" "$tmp/out"; then
+		ok "$1: $(grep -m1 "$2" "$tmp/out")"
+	else
+		fail "$1 (rc $rc, wanted '$2')"
+		cat "$tmp/out"
+	fi
+}
+
+page=$tmp/t/Documentation/page.rst
+data=$tmp/t/Documentation/data/run.tsv
+
+tree
+check "the tree as generated passes" ""
+
+tree
+sed -i 's/^bench\tp\tB\t3\t2\.3/bench\tp\tB\t3\t2.9/' "$data"
+check "a changed sample breaks the table" "page.rst:[0-9]*: the table does not follow from"
+
+tree
+sed -i 's/^B changed the time by .* against A\./B changed the time by +1.0% against A./' "$page"
+check "a wrong number in the paragraph" "does not say bench/p/B change"
+
+tree
+sed -i 's|^\.\. data: run bench/p/B: change|.. data: run bench/p/B: nonsense|' "$page"
+check "an unknown fact" "has no fact 'bench/p/B nonsense'"
+
+tree
+sed -i '/^# board:/d' "$data"
+check "a data file without its board line" "run.tsv: no '# board:' line"
+
+tree
+cp "$data" "$tmp/t/Documentation/data/unused.tsv"
+check "a data file no page uses" "unused.tsv: no page shows"
+
+tree
+mkdir -p "$tmp/t/Documentation/images"
+: >"$tmp/t/Documentation/images/stray.png"
+check "an image no page shows" "stray.png: no page shows this image"
+
+tree
+sed -i '/docs-table/q' "$page"
+check "a docs-table command without its table" "no table follows this docs-table command"
+
+tree
+printf 'other\tq\tA\t1\t1.0\ts\tlower\nother\tq\tB\t1\t1.1\ts\tlower\n' >>"$data"
+check "a benchmark whose changed sample nothing notices" "can change without any page noticing"
+
+echo "docs: $n tests, $failed failed"
+[ "$failed" -eq 0 ]
