@@ -27,6 +27,7 @@ help:
 	@echo "make tree                       build/linux: the patched tree, one commit per patch"
 	@echo "make export                     write build/linux's commits back to patches/"
 	@echo "make kernel ARCH=...            the VM kernel in build/ARCH (CONFIG=debug: build/ARCH-debug)"
+	@echo "make kselftest-install ARCH=... the kselftests in the kernel's layout (run_kselftest.sh)"
 	@echo "make configs                    regenerate and check the board defconfigs"
 	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
 	@echo "make bench-kernels [BOOTS=N]    v6.12 against the series (knobs at defaults)"
@@ -51,6 +52,12 @@ kernel: tree
 
 selftests: kernel
 	@KOUT=$(if $(CONFIG),build/$(ARCH)-$(CONFIG)) scripts/selftests $(ARCH)
+
+# The same kselftests as "make -C tools/testing/selftests install" lays
+# them out, for a root file system: build/ARCH/kselftest_install(.tar.xz).
+.PHONY: kselftest-install
+kselftest-install: selftests
+	@KOUT=$(if $(CONFIG),build/$(ARCH)-$(CONFIG)) scripts/kselftest-install $(ARCH)
 
 initramfs: deps
 	@scripts/initramfs $(ARCH)
