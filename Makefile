@@ -29,6 +29,7 @@ help:
 	@echo "make kernel ARCH=...            the VM kernel in build/ARCH (CONFIG=debug: build/ARCH-debug)"
 	@echo "make kselftest-install ARCH=... the kselftests in the kernel's layout (run_kselftest.sh)"
 	@echo "make configs                    regenerate and check the board defconfigs"
+	@echo "make lava [LAVA_URL=...]        build/lava: the kselftests as LAVA jobs, and their artifacts"
 	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
 	@echo "make bench-kernels [BOOTS=N]    v6.12 against the series (knobs at defaults)"
 	@echo "make docs-table DATA=F [BENCH=B] a table of Documentation/ from its data F"
@@ -86,6 +87,19 @@ check-mutants: tree
 
 configs: tree
 	@scripts/configs
+
+# LAVA (Documentation/lava.rst).  The VM kernels are built only where
+# they are missing.
+LAVA_ARCHES := x86_64 arm64
+.PHONY: lava lava-built
+lava-built:
+	@for a in $(LAVA_ARCHES); do \
+		[ -f build/$$a/kselftest/kselftest-list.txt ] && [ -d build/initramfs ] || \
+		$(MAKE) --no-print-directory vm-ready ARCH=$$a || exit 1; \
+	done
+
+lava: deps lava-built
+	@scripts/lava/make-jobs
 
 bench: vm-ready
 	@ROUNDS=$(ROUNDS) scripts/bench-vm $(ARCH) $(BENCH)
