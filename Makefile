@@ -30,6 +30,7 @@ help:
 	@echo "make kselftest-install ARCH=... the kselftests in the kernel's layout (run_kselftest.sh)"
 	@echo "make configs                    regenerate and check the board defconfigs"
 	@echo "make lava [LAVA_URL=...]        build/lava: the kselftests as LAVA jobs, and their artifacts"
+	@echo "make lava-check                 the jobs checked and the QEMU ones run by LAVA's dispatcher"
 	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
 	@echo "make bench-kernels [BOOTS=N]    v6.12 against the series (knobs at defaults)"
 	@echo "make docs-table DATA=F [BENCH=B] a table of Documentation/ from its data F"
@@ -91,7 +92,7 @@ configs: tree
 # LAVA (Documentation/lava.rst).  The VM kernels are built only where
 # they are missing.
 LAVA_ARCHES := x86_64 arm64
-.PHONY: lava lava-built
+.PHONY: lava lava-built lava-devices lava-check
 lava-built:
 	@for a in $(LAVA_ARCHES); do \
 		[ -f build/$$a/kselftest/kselftest-list.txt ] && [ -d build/initramfs ] || \
@@ -100,6 +101,14 @@ lava-built:
 
 lava: deps lava-built
 	@scripts/lava/make-jobs
+
+# configs/lava/device-*.yaml, rendered by LAVA's own device-type templates
+lava-devices: deps lava-built
+	@scripts/lava/check --write-devices
+
+# the jobs checked by LAVA's schema and dispatcher, the QEMU ones run
+lava-check: deps lava-built
+	@scripts/lava/check
 
 bench: vm-ready
 	@ROUNDS=$(ROUNDS) scripts/bench-vm $(ARCH) $(BENCH)
