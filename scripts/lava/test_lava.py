@@ -62,6 +62,8 @@ SAMPLES = {
             '# 1..1\n', '# 1..1\n[   12.345678] cpufreq_emu: freqs: bad\n'),
     'grandchild_failed': doc(('t: p', 'ok {n} {name}', [
         '1..1', '# 1..1', '# not ok 1 deep', 'ok 1 a'])),
+    'empty_name': doc(('t: p', 'ok {n} {name}', [
+        '1..2', 'ok 1 # SKIP x', 'ok 2 b'])),
     'no_nesting': doc(('t: a.sh', 'ok {n} {name}', []),
                       ('t: b.sh', 'not ok {n} {name} # exit=1', [])),
 }
@@ -164,6 +166,14 @@ class Results(unittest.TestCase):
                 rc, out = self.run_results(lava_log(self.console, cases))
                 self.assertEqual(rc, 1, out)
                 self.assertIn('lbl: %s ' % kind, out)
+
+    def test_empty_case_name(self):
+        # "ok 1 # SKIP why": LAVA strips the id that ends in ": "
+        console = doc(('t: p', 'ok {n} {name}', ['1..2', 'ok 1 # SKIP x',
+                                                 'ok 2 # SKIP y']))
+        rc, out = self.run_results(lava_log(console, [
+            ('t: p:', 'skip'), ('t: p:  #2', 'skip'), ('t: p', 'skip')]))
+        self.assertEqual(rc, 0, out)
 
     def test_failed_case_fails(self):
         console = doc(('t: p', 'not ok {n} {name} # exit=1', ['1..1', 'not ok 1 a']))
