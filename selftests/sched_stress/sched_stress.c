@@ -399,8 +399,11 @@ static void inventory(const struct cgroups *cg, bool hb)
 	result(kn.nhot, "cpu hotplug",
 	       kn.nhot ? "%d CPUs can go offline" : "absent: no CPU can go offline (CONFIG_HOTPLUG_CPU, one CPU)",
 	       kn.nhot);
+	/* The cgroup's path has a pid in it: a diagnostic, not the name. */
+	if (cg->on)
+		ksft_print_msg("cgroup v2 cpu.max throttling in %s\n", cg->top);
 	result(cg->on, "cgroup v2 cpu.max throttling", "%s",
-	       cg->on ? cg->top : cg->why);
+	       cg->on ? "" : cg->why);
 	result(hb, "hackbench", "%s",
 	       hb ? "" : "absent: not in PATH, a pipe ping-pong runs instead");
 
