@@ -25,7 +25,10 @@
 
 #define POLL_US		1000
 #define SETTLE_MIN_US	300000		/* light load before the step */
-#define SETTLE_MAX_US	3000000
+#define SETTLE_MAX_US	5000000
+#define SETTLE_RUN_US	1000		/* the spinner's light load: 1 ms */
+#define SETTLE_PERIOD_US 20000		/* of every 20 ms */
+#define SETTLE_UTIL_EST	150		/* and its util_est at most this */
 #define STEP_MAX_US	3000000		/* give up waiting for a change */
 #define BASE_LIMIT_US	1000		/* up/down limit of the reference */
 
@@ -36,40 +39,23 @@ static const char * const saved_knobs[] = {
 	"fast_ramp_up",
 };
 
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
-static void sleep_us(long us)
-{
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
- * The load on the measured CPU. Both kinds of child wake up every
+ * The load on the measured CPU. The ticking child wakes up every
  * millisecond, so that the governor keeps being called while the CPU is
- * almost idle and a new task's utilization estimate decays before the step.
- * The spinner then spins while told to and exits, taking its utilization
- * with it: what keeps the frequency up afterwards is the governor only.
+ * almost idle. Before the step the spinner runs 1 ms of every 20 ms: a
+ * new task starts with half of its CPU's spare capacity as utilization and
+ * its first sleep makes that its util_est, which only activations in which
+ * it barely waited for the CPU bring down; empty wake-ups, in an emulator
+ * mostly wake-up latency, may leave it high (as high as 600 here, which
+ * the x86 board's lowest P-state hides, and the ramp then starts
+ * half-way). It then spins while told to and exits, taking its
+ * utilization with it: what keeps the frequency up afterwards is the
+ * governor only.
  */
 static void load_child(int cpu, volatile int *phase, int spinner)
 {
+	long long t;
+
 	if (pin(cpu))
 		_exit(1);
 	while (*phase != QUIT) {
@@ -80,15 +66,42 @@ static void load_child(int cpu, volatile int *phase, int spinner)
 		}
 		if (spinner && *phase == STOP)
 			_exit(0);
-		sleep_us(POLL_US);
+		if (!spinner) {
+			sleep_us(POLL_US);
+			continue;
+		}
+		t = now_us();
+		while (now_us() - t < SETTLE_RUN_US && *phase == TICKLE)
+			;
+		sleep_us(SETTLE_PERIOD_US - SETTLE_RUN_US);
 	}
 	_exit(0);
+}
+
+/* se.avg.util_est of @pid (CONFIG_SCHED_DEBUG), -1 when not shown. */
+static long util_est_of(pid_t pid)
+{
+	static const char field[] = "se.avg.util_est";
+	const size_t len = sizeof(field) - 1;
+	char path[64], buf[8192], *line, *colon;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	if (kio_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = buf; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (strncmp(line, field, len) || (line[len] != ' ' && line[len] != ':'))
+			continue;
+		colon = strchr(line, ':');
+		return colon ? strtol(colon + 1, NULL, 10) : -1;
+	}
+	return -1;
 }
 
 FIXTURE(ramp) {
 	struct ramp_policy p;
 	char saved[4][64];
 	char cur_path[PATH_MAX];
+	struct ramp_limits lim;		/* what the limits were before */
 	unsigned long lo, hi;		/* scaling_min_freq, scaling_max_freq */
 	volatile int *phase;
 	pid_t child;			/* the ticking child */
@@ -136,12 +149,37 @@ FIXTURE_SETUP(ramp)
 		ASSERT_EQ(0, kio_read_line(path, self->saved[i], sizeof(self->saved[i])));
 	}
 	ASSERT_EQ(0, ramp_path(self->cur_path, self->p.dir, "scaling_cur_freq"));
-	ASSERT_EQ(0, ramp_path(path, self->p.dir, "scaling_min_freq"));
-	ASSERT_EQ(0, kio_read_ul(path, &self->lo));
-	ASSERT_EQ(0, ramp_path(path, self->p.dir, "scaling_max_freq"));
-	ASSERT_EQ(0, kio_read_ul(path, &self->hi));
-	if (self->lo >= self->hi)
-		SKIP(return, "policy limited to one frequency (%lu kHz)", self->lo);
+	if (self->p.min_freq >= self->p.max_freq) {
+		ramp_policy_put(&self->p);
+		SKIP(return, "policy has one frequency (%lu kHz)", self->p.min_freq);
+	}
+
+	/*
+	 * The whole range, whatever an earlier test or the user left capped:
+	 * the teardown puts it back (and does not run when the setup fails).
+	 */
+	ret = ramp_limits_lift(&self->p, &self->lim);
+	if (!ret)
+		ret = ramp_path(path, self->p.dir, "scaling_min_freq");
+	if (!ret)
+		ret = kio_read_ul(path, &self->lo);
+	if (!ret)
+		ret = ramp_path(path, self->p.dir, "scaling_max_freq");
+	if (!ret)
+		ret = kio_read_ul(path, &self->hi);
+	if (ret || self->lo != self->p.min_freq || self->hi != self->p.max_freq) {
+		ramp_limits_restore(&self->p, &self->lim);
+		ramp_policy_put(&self->p);
+		ASSERT_EQ(0, ret) TH_LOG("cannot lift the limits of %s", self->p.dir);
+		ASSERT_EQ(self->p.max_freq, self->hi)
+			TH_LOG("%s capped below cpuinfo_max_freq by something other than scaling_max_freq and its cooling devices",
+			       self->p.dir);
+		ASSERT_EQ(self->p.min_freq, self->lo);
+	}
+	if (self->lim.ncdev || strtoul(self->lim.max, NULL, 10) != self->hi ||
+	    strtoul(self->lim.min, NULL, 10) != self->lo)
+		TH_LOG("lifted the limits found: %s..%s kHz, %d capping cooling device(s)",
+		       self->lim.min, self->lim.max, self->lim.ncdev);
 
 	/* Watch from a CPU outside the policy if there is one. */
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -179,6 +217,7 @@ FIXTURE_TEARDOWN(ramp)
 		kill(self->child, SIGKILL);
 		waitpid(self->child, NULL, 0);
 	}
+	ramp_limits_restore(&self->p, &self->lim);
 	if (!self->saved[3][0])
 		return;
 	kio_write_str(ramp_tunable(&self->p, "rate_limit_us", path), self->saved[0]);
@@ -198,16 +237,20 @@ static void configure(struct __test_metadata *_metadata,
 }
 
 /*
- * One round: light load until the frequency is at the bottom, then spin
- * and return the time (us) to the policy's maximum. With @hold_us, also
- * stop spinning as soon as the maximum is seen and store how long it stays.
+ * One round: light load until the frequency is at the bottom and the
+ * spinner's util_est (where /proc/PID/sched shows it) is low, then spin
+ * and return the time (us) to the policy's maximum; the time to the first
+ * change goes to @first_us if given. With @hold_us, also stop spinning as
+ * soon as the maximum is seen and store how long it stays.
  */
 static long long step_round(struct __test_metadata *_metadata,
-			    FIXTURE_DATA(ramp) *self, long long *hold_us)
+			    FIXTURE_DATA(ramp) *self, long long *first_us,
+			    long long *hold_us)
 {
+	long long t0, t, first = -1;
 	unsigned long f;
-	long long t0, t;
 	pid_t spinner;
+	long est;
 
 	*self->phase = TICKLE;
 	spinner = fork();
@@ -218,11 +261,13 @@ static long long step_round(struct __test_metadata *_metadata,
 	do {
 		sleep_us(POLL_US);
 		t = now_us();
+		f = cur_freq(_metadata, self);
+		est = util_est_of(spinner);
 	} while (t - t0 < SETTLE_MAX_US &&
-		 (t - t0 < SETTLE_MIN_US || cur_freq(_metadata, self) > self->lo));
-	if (cur_freq(_metadata, self) > self->lo)
-		TH_LOG("did not settle at %lu kHz, starting from %lu kHz",
-		       self->lo, cur_freq(_metadata, self));
+		 (t - t0 < SETTLE_MIN_US || f > self->lo || est > SETTLE_UTIL_EST));
+	if (f > self->lo || est > SETTLE_UTIL_EST)
+		TH_LOG("did not settle in %d ms: %lu kHz (lowest %lu), util_est %ld",
+		       SETTLE_MAX_US / 1000, f, self->lo, est);
 
 	*self->phase = SPIN;
 	t0 = now_us();
@@ -230,7 +275,11 @@ static long long step_round(struct __test_metadata *_metadata,
 		sleep_us(POLL_US);
 		t = now_us();
 		f = cur_freq(_metadata, self);
+		if (first < 0 && f > self->lo)
+			first = t - t0;
 	} while (f < self->hi && t - t0 < STEP_MAX_US);
+	if (first_us)
+		*first_us = first;
 	*self->phase = STOP;
 	waitpid(spinner, NULL, 0);
 	EXPECT_GE(f, self->hi)
@@ -252,38 +301,74 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static long long median(long long *v, int n)
 {
 	qsort(v, n, sizeof(*v), cmp_ll);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-#define ROUNDS	5
+/*
+ * fast_ramp_up=1 against 0 in RAMP_PAIRS pairs of rounds on the same
+ * kernel, the order flipping from pair to pair (A B B A ...) so that drift
+ * affects both alike.  One-sided: the median over the pairs of the time to
+ * the maximum with 1 over the time with 0 must be at most RAMP_MAX_RATIO,
+ * and 1 must be the faster in at least RAMP_MIN_WINS pairs.
+ *
+ * Measured with this program (RAMP_PAIRS 10) in the 4-CPU guests of
+ * scripts/vm on a quiet 2-core host, 2026-12-01, both rates limits at
+ * 1000 us: the median ratio was 0.84 and 0.88 on the sandybridge board
+ * (policy1, 1600 to 3400 MHz in 44 to 52 ms; 1 faster in all 20 pairs),
+ * 0.88 and 0.78 on the hikey960 board (policy2, the big cluster, 903 to
+ * 2362 MHz in 77 to 94 ms; 19 of 20).  The same program with both arms
+ * at 0 (an A/A run) gave 0.98, 1.03, 1.01 and 1.01, 1 "faster" in 4 to 6
+ * pairs of 10, the logarithm of a pair's ratio spreading by 0.05 to 0.07
+ * (standard deviation) against 0.07 to 0.14 with the feature.  The
+ * median of 16 such ratios moves by about 1.25 * 0.07 / 4 = 0.02: 0.93 is
+ * more than three of those from both 1 and the smallest effect seen.
+ * That was before a frequency reached by a jump was kept while the
+ * utilization that asked for it stays: with that (RAMP_PAIRS 16, same
+ * host and guests, the kernel of the series as it is now) the median
+ * ratio was 0.85 on the sandybridge board (16 of 16 pairs) and 0.77 on
+ * the hikey960 board (15 of 16), from the output of scripts/run.
+ */
+#define RAMP_PAIRS	16
+#define RAMP_MAX_RATIO	0.93
+#define RAMP_MIN_WINS	12
 
-TEST_F_TIMEOUT(ramp, fast_ramp_up_reaches_max_sooner, 120)
+TEST_F_TIMEOUT(ramp, fast_ramp_up_reaches_max_sooner, 150)
 {
-	long long slow[ROUNDS], fast[ROUNDS], ms, mf;
-	int i, j;
+	long long t[2], first[2];
+	double ratio[RAMP_PAIRS], med;
+	int i, j, wins = 0;
 
-	for (i = 0; i < ROUNDS; i++) {
-		/* A B B A ...: drift affects both the same way. */
+	for (i = 0; i < RAMP_PAIRS; i++) {
 		for (j = 0; j < 2; j++) {
 			int use_fast = (i + j) % 2;
 
 			configure(_metadata, self, use_fast, BASE_LIMIT_US,
 				  BASE_LIMIT_US);
-			if (use_fast)
-				fast[i] = step_round(_metadata, self, NULL);
-			else
-				slow[i] = step_round(_metadata, self, NULL);
+			t[use_fast] = step_round(_metadata, self, &first[use_fast], NULL);
 		}
-		TH_LOG("round %d: time to %lu kHz: fast_ramp_up=0 %lld us, =1 %lld us",
-		       i, self->hi, slow[i], fast[i]);
+		ratio[i] = (double)t[1] / t[0];
+		wins += t[1] < t[0];
+		TH_LOG("pair %2d: to %lu kHz: fast_ramp_up=0 %lld us (first raise at %lld), =1 %lld us (%lld): %.2f",
+		       i, self->hi, t[0], first[0], t[1], first[1], ratio[i]);
 	}
-	ms = median(slow, ROUNDS);
-	mf = median(fast, ROUNDS);
-	TH_LOG("median time to max: fast_ramp_up=0 %lld us, =1 %lld us", ms, mf);
-	EXPECT_LE(mf, ms + ms / 10);
+	qsort(ratio, RAMP_PAIRS, sizeof(ratio[0]), cmp_double);
+	med = (ratio[RAMP_PAIRS / 2 - 1] + ratio[RAMP_PAIRS / 2]) / 2;
+	TH_LOG("median ratio %.2f (at most %.2f wanted), fast_ramp_up=1 faster in %d of %d pairs (%d wanted)",
+	       med, RAMP_MAX_RATIO, wins, RAMP_PAIRS, RAMP_MIN_WINS);
+	EXPECT_LE(med, RAMP_MAX_RATIO)
+		TH_LOG("fast_ramp_up=1 did not reach the maximum sooner enough");
+	EXPECT_GE(wins, RAMP_MIN_WINS)
+		TH_LOG("fast_ramp_up=1 did not reach the maximum sooner often enough");
 }
 
 #define UP_LIMIT_US	200000
@@ -295,9 +380,9 @@ TEST_F_TIMEOUT(ramp, up_rate_limit_delays_the_ramp, 90)
 
 	for (i = 0; i < 3; i++) {
 		configure(_metadata, self, 0, BASE_LIMIT_US, BASE_LIMIT_US);
-		base[i] = step_round(_metadata, self, NULL);
+		base[i] = step_round(_metadata, self, NULL, NULL);
 		configure(_metadata, self, 0, UP_LIMIT_US, BASE_LIMIT_US);
-		limited[i] = step_round(_metadata, self, NULL);
+		limited[i] = step_round(_metadata, self, NULL, NULL);
 		TH_LOG("round %d: time to max: up_rate_limit_us=%d %lld us, =%d %lld us",
 		       i, BASE_LIMIT_US, base[i], UP_LIMIT_US, limited[i]);
 	}
@@ -317,9 +402,9 @@ TEST_F_TIMEOUT(ramp, down_rate_limit_holds_the_max, 90)
 
 	for (i = 0; i < 3; i++) {
 		configure(_metadata, self, 0, BASE_LIMIT_US, BASE_LIMIT_US);
-		step_round(_metadata, self, &base[i]);
+		step_round(_metadata, self, NULL, &base[i]);
 		configure(_metadata, self, 0, BASE_LIMIT_US, DOWN_LIMIT_US);
-		step_round(_metadata, self, &limited[i]);
+		step_round(_metadata, self, NULL, &limited[i]);
 		TH_LOG("round %d: max kept after the load stopped: down_rate_limit_us=%d %lld us, =%d %lld us",
 		       i, BASE_LIMIT_US, base[i], DOWN_LIMIT_US, limited[i]);
 	}

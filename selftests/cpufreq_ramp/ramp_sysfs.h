@@ -11,12 +11,40 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "knob_io.h"
+
+/* Time and placement helpers of the tests that watch a ramp. */
+static inline long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static inline void sleep_us(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static inline int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
 
 #define CPUFREQ_DIR	"/sys/devices/system/cpu/cpufreq"
 #define PSTATE_DIR	"/sys/devices/system/cpu/intel_pstate"
@@ -125,6 +153,125 @@ static inline int ramp_policy_has_cpu(const struct ramp_policy *p, int cpu)
 		if (atoi(tok) == cpu)
 			return 1;
 	return 0;
+}
+
+#define THERMAL_DIR	"/sys/class/thermal"
+#define RAMP_MAX_CDEVS	8
+
+/*
+ * The limits of a policy as a test found them: scaling_min_freq,
+ * scaling_max_freq and the cooling devices (cpufreq-cpuN, N a CPU of the
+ * policy) that were capping it, with their cur_state.
+ */
+struct ramp_limits {
+	char min[32];
+	char max[32];
+	int cdev[RAMP_MAX_CDEVS];
+	char state[RAMP_MAX_CDEVS][16];
+	int ncdev;
+	int saved;
+};
+
+/* Whether cooling device @id is the cpufreq cooling device of @p. */
+static inline int ramp_cdev_of(const struct ramp_policy *p, int id)
+{
+	char path[PATH_MAX], type[64], cpus[256], *tok, *save;
+	int cpu;
+
+	snprintf(path, sizeof(path), THERMAL_DIR "/cooling_device%d/type", id);
+	if (kio_read_line(path, type, sizeof(type)) ||
+	    sscanf(type, "cpufreq-cpu%d", &cpu) != 1)
+		return 0;
+	if (ramp_path(path, p->dir, "related_cpus") ||
+	    kio_read_line(path, cpus, sizeof(cpus)))
+		return 0;
+	for (tok = strtok_r(cpus, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save))
+		if (atoi(tok) == cpu)
+			return 1;
+	return 0;
+}
+
+/*
+ * Lift every limit of @p that a user (or an earlier test) can set: reset
+ * the cooling devices that cap it to state 0, then scaling_max_freq to
+ * cpuinfo_max_freq and scaling_min_freq to cpuinfo_min_freq.  What was
+ * there is kept in @l for ramp_limits_restore().  0 or -errno.
+ */
+static inline int ramp_limits_lift(const struct ramp_policy *p,
+				   struct ramp_limits *l)
+{
+	char path[PATH_MAX], state[16];
+	struct dirent *de;
+	DIR *d;
+	int id, ret;
+
+	memset(l, 0, sizeof(*l));
+	ret = ramp_path(path, p->dir, "scaling_min_freq");
+	if (!ret)
+		ret = kio_read_line(path, l->min, sizeof(l->min));
+	if (!ret)
+		ret = ramp_path(path, p->dir, "scaling_max_freq");
+	if (!ret)
+		ret = kio_read_line(path, l->max, sizeof(l->max));
+	if (ret)
+		return ret;
+	l->saved = 1;
+
+	d = opendir(THERMAL_DIR);
+	while (d && (de = readdir(d))) {
+		if (sscanf(de->d_name, "cooling_device%d", &id) != 1 ||
+		    !ramp_cdev_of(p, id))
+			continue;
+		snprintf(path, sizeof(path), THERMAL_DIR "/cooling_device%d/cur_state", id);
+		if (kio_read_line(path, state, sizeof(state)) || !strcmp(state, "0"))
+			continue;
+		if (l->ncdev == RAMP_MAX_CDEVS) {
+			ret = -E2BIG;
+			break;
+		}
+		l->cdev[l->ncdev] = id;
+		snprintf(l->state[l->ncdev], sizeof(l->state[0]), "%s", state);
+		l->ncdev++;
+		ret = kio_write_str(path, "0");
+		if (ret)
+			break;
+	}
+	if (d)
+		closedir(d);
+	if (ret)
+		return ret;
+
+	ret = ramp_path(path, p->dir, "scaling_max_freq");
+	if (!ret)
+		ret = kio_write_ul(path, p->max_freq);
+	if (!ret)
+		ret = ramp_path(path, p->dir, "scaling_min_freq");
+	if (!ret)
+		ret = kio_write_ul(path, p->min_freq);
+	return ret;
+}
+
+/* Put back what ramp_limits_lift() found. */
+static inline void ramp_limits_restore(const struct ramp_policy *p,
+				       struct ramp_limits *l)
+{
+	char path[PATH_MAX];
+	int i;
+
+	if (!l->saved)
+		return;
+	/* The lifted minimum is cpuinfo_min_freq: any old maximum fits. */
+	if (!ramp_path(path, p->dir, "scaling_max_freq"))
+		kio_write_str(path, l->max);
+	if (!ramp_path(path, p->dir, "scaling_min_freq"))
+		kio_write_str(path, l->min);
+	for (i = 0; i < l->ncdev; i++) {
+		snprintf(path, sizeof(path), THERMAL_DIR "/cooling_device%d/cur_state",
+			 l->cdev[i]);
+		kio_write_str(path, l->state[i]);
+	}
+	l->saved = 0;
 }
 
 /* Path of a schedutil tunable of @p. */
