@@ -4,39 +4,51 @@
  * their top OPP, four big CPUs of 1024), the big cluster capped to its
  * lowest OPP through its cpufreq cooling device, as the user_space thermal
  * governor would, is worth 1024 * 903 / 2362 = 391, less than a LITTLE.
- * Once the scheduler sees that, CPU-bound tasks running alone on the bigs
- * start moving to the idle LITTLEs, and come back when the cap is lifted.
+ * With an averaged pressure (sched_thermal_decay_ms set) the scheduler
+ * acts on that: CPU-bound tasks running alone on the bigs move to the idle
+ * LITTLEs, and come back when the cap is lifted.
  *
- * The pressure the scheduler sees is what the knob controls, so the test
- * and its control differ in the knob only.  With sched_thermal_decay_ms = 0
- * the pressure is instantaneous: that is v6.12's own signal (v6.12
- * already turns a policy's max-frequency cap into pressure in
- * cpufreq_update_pressure()), and no way of capping hides the cap from the
- * scheduler: the cooling device and scaling_max_freq both end in that
- * function.  What can hide it is a long halflife: with 32768 ms the
- * average starts from the uncapped 0 and, over the three seconds the test
- * watches, grows to 633 * (1 - 2^(-3 s / 32.768 s)) = 39 (111 should a
- * starved sampler stretch them to nine), so the bigs keep a capacity above
- * 900 while they are physically capped exactly as in the test.
- * The control checks both halves of that: the cap is there (scaling_max_freq,
- * debugfs "instant") while the scheduler's capacity ("actual") stays above a
- * LITTLE's, and the tasks stay on the bigs.
+ * The pressure the scheduler sees, and whether the misfit rule for a
+ * capped big CPU applies, is what the knob controls, so the test and its
+ * two controls differ in the knob only:
  *
- * How far the tasks move.  With the capacity of a big below that of a
- * LITTLE, a task that does not fit what its big CPU has left is a misfit
- * (update_misfit_status(); v6.10..v6.12 never flag a task on a CPU of the
- * largest original capacity, which the series changes for a capacity
- * inversion), and an idle LITTLE with more capacity pulls it.  So all the
- * tasks move, one per LITTLE; the balancer's pull of idle CPUs alone would
- * move only half of them.  Back on the uncapped bigs, a task on a LITTLE is
- * a misfit again and an idle big pulls it: all must return.
+ *  - decay32: a 32 ms halflife.  The average starts from the uncapped 0
+ *    and crosses the capacity a LITTLE has (1024 - 462 = 562 of the 633 the
+ *    cap is worth) after 32 ms * log2(633 / 71) = 101 ms.  A task that does
+ *    not fit what its big CPU has left is then a misfit
+ *    (update_misfit_status(); v6.10..v6.12 never flag a task on a CPU of
+ *    the largest original capacity, which the series changes for a
+ *    capacity inversion while an average is kept), and an idle LITTLE with
+ *    more capacity pulls it.  So all the tasks move, one per LITTLE; the
+ *    balancer's pull of idle CPUs alone would move at most half of them.
+ *
+ *  - decay0_control: the default, sched_thermal_decay_ms = 0, which must
+ *    be v6.12 exactly.  The pressure is instantaneous (v6.12 already turns
+ *    a policy's max-frequency cap into pressure in
+ *    cpufreq_update_pressure()), so the scheduler sees the cap ("actual"
+ *    below a LITTLE's capacity), but the misfit rule is off: a task on a
+ *    big CPU is never a misfit, only the balancer's pull of idle CPUs
+ *    moves some, and at least a quarter of the tasks stay on the bigs.
+ *    Were the rule on, all of them would leave as in decay32.
+ *
+ *  - decay32768_control: a long halflife hides the cap.  The average
+ *    grows, over the three seconds the test watches, to
+ *    633 * (1 - 2^(-3 s / 32.768 s)) = 39 (111 should a starved sampler
+ *    stretch them to nine), so the bigs keep a capacity above 900 while
+ *    they are physically capped exactly as in the test: the cap is there
+ *    (scaling_max_freq, debugfs "instant"), the scheduler's capacity
+ *    ("actual") stays above a LITTLE's, and the tasks stay on the bigs.
+ *
+ * In every variant, back on the uncapped bigs, a task on a LITTLE is a
+ * misfit (v6.12's own rule) and an idle big pulls it: all must return.
  *
  * Placement is read from /proc/<pid>/stat (field 39, the CPU the task last
  * ran on) every SAMPLE_MS.  The emulated board runs under TCG with fewer
  * host cores than guest CPUs, so balancing is slow and noisy: the test
  * allows SETTLE_MS for the move, then averages over the next WINDOW_MS the
  * number of tasks on the side they belong to, and asks for at least
- * MIN_PERCENT of the number expected there.
+ * MIN_PERCENT of the number expected there (decay0_control: for at least
+ * STAY_PERCENT of them on the bigs).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -66,6 +78,11 @@
  * (50%).
  */
 #define MIN_PERCENT	75
+/*
+ * Without the misfit rule the idle LITTLEs pull at most half of the tasks
+ * (the balancer evens out the number of idle CPUs); with it, all leave.
+ */
+#define STAY_PERCENT	25
 #define MIN_SAMPLES	20	/* in a window, or the sampler was starved */
 #define CONTROL_DECAY_MS 32768
 
@@ -224,18 +241,28 @@ FIXTURE(inversion) {
 FIXTURE_VARIANT(inversion) {
 	unsigned int decay_ms;
 	int inverted;			/* whether the scheduler sees the cap */
+	int moved;			/* whether all the tasks leave the bigs */
 };
 
-/* The test: the instantaneous pressure, v6.12's and the default */
-FIXTURE_VARIANT_ADD(inversion, decay0) {
+/* The test: an averaged pressure, and with it the misfit rule */
+FIXTURE_VARIANT_ADD(inversion, decay32) {
+	.decay_ms = 32,
+	.inverted = 1,
+	.moved = 1,
+};
+
+/* The default, v6.12's instantaneous pressure: seen, but no misfit rule */
+FIXTURE_VARIANT_ADD(inversion, decay0_control) {
 	.decay_ms = 0,
 	.inverted = 1,
+	.moved = 0,
 };
 
-/* The control: the same cap, hidden from the scheduler by the knob */
+/* The same cap, hidden from the scheduler by a long halflife */
 FIXTURE_VARIANT_ADD(inversion, decay32768_control) {
 	.decay_ms = CONTROL_DECAY_MS,
 	.inverted = 0,
+	.moved = 0,
 };
 
 FIXTURE_SETUP(inversion)
@@ -381,9 +408,13 @@ static int wait_max_freq(const struct board *b, unsigned long freq)
 	return -1;
 }
 
-/* Sample one phase and check it; the phase's name for the log */
+/*
+ * Sample one phase and check that on average at least @min_percent of
+ * @need tasks were on the side @want; the phase's name for the log
+ */
 static void phase(struct __test_metadata *_metadata, FIXTURE_DATA(inversion) *self,
-		  const char *name, int want, int need, long t0, long settle_ms)
+		  const char *name, int want, int need, int min_percent, long t0,
+		  long settle_ms)
 {
 	struct placement pl;
 
@@ -392,7 +423,7 @@ static void phase(struct __test_metadata *_metadata, FIXTURE_DATA(inversion) *se
 	       name, need, self->nr, want == BIG ? "bigs" : "LITTLEs", pl.first_ms,
 	       settle_ms, share(&pl, need), pl.samples);
 	EXPECT_LE(MIN_SAMPLES, pl.samples);
-	EXPECT_LE(MIN_PERCENT, share(&pl, need))
+	EXPECT_LE(min_percent, share(&pl, need))
 		TH_LOG("%s: %d task samples on the bigs, %d on the LITTLEs; short (ms:cpus): %s",
 		       name, pl.on_big, pl.on_little, pl.misses);
 }
@@ -435,7 +466,7 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 		ASSERT_EQ(0, sched_setaffinity(self->pid[i], sizeof(all), &all));
 
 	/* Without a cap they stay on the bigs */
-	phase(_metadata, self, "uncapped", BIG, self->nr, now_ms(), 0);
+	phase(_metadata, self, "uncapped", BIG, self->nr, MIN_PERCENT, now_ms(), 0);
 
 	/* Capped at the lowest OPP */
 	t0 = now_ms();
@@ -443,10 +474,15 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 	ASSERT_EQ(0, wait_max_freq(b, b->min_freq))
 		TH_LOG("state %lu of %s did not cap %s at %lu kHz", b->max_state,
 		       b->cur_state, b->policy, b->min_freq);
-	if (variant->inverted)
-		phase(_metadata, self, "capped", LITTLE, self->nr, t0, SETTLE_MS);
+	if (variant->moved)
+		phase(_metadata, self, "capped", LITTLE, self->nr, MIN_PERCENT, t0,
+		      SETTLE_MS);
+	else if (variant->inverted)
+		phase(_metadata, self, "capped", BIG, self->nr, STAY_PERCENT, t0,
+		      SETTLE_MS);
 	else
-		phase(_metadata, self, "capped", BIG, self->nr, t0, SETTLE_MS);
+		phase(_metadata, self, "capped", BIG, self->nr, MIN_PERCENT, t0,
+		      SETTLE_MS);
 
 	/* The cap is there in both variants; the scheduler sees it in one */
 	for (i = 0; i < b->nr_big; i++) {
@@ -466,7 +502,7 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 	t0 = now_ms();
 	ASSERT_EQ(0, kio_write_ul(b->cur_state, 0));
 	ASSERT_EQ(0, wait_max_freq(b, b->max_freq));
-	phase(_metadata, self, "lifted", BIG, self->nr, t0, SETTLE_MS);
+	phase(_metadata, self, "lifted", BIG, self->nr, MIN_PERCENT, t0, SETTLE_MS);
 }
 
 /*
