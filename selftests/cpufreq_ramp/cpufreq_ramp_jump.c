@@ -165,33 +165,9 @@ static unsigned long policy_clamp_freq(const struct jump_policy *p,
 /* Switch @p to schedutil and find its tunables: 0 or -errno */
 static int policy_take(struct jump_policy *p)
 {
-	char path[PATH_MAX];
-	int ret;
-
-	ret = ramp_path(path, p->dir, "scaling_governor");
-	if (!ret)
-		ret = kio_read_line(path, p->old_governor, sizeof(p->old_governor));
-	if (ret)
-		return ret;
-	if (strcmp(p->old_governor, "schedutil")) {
-		ret = kio_write_str(path, "schedutil");
-		if (ret)
-			return ret == -EINVAL ? -ENOENT : ret;
-	}
-	snprintf(p->tunables, sizeof(p->tunables), "%.200s/schedutil", p->dir);
-	if (access(p->tunables, F_OK))
-		snprintf(p->tunables, sizeof(p->tunables), CPUFREQ_DIR "/schedutil");
-	return access(p->tunables, F_OK) ? -ENOENT : 0;
-}
-
-static void policy_give_back(struct jump_policy *p)
-{
-	char path[PATH_MAX];
-
-	if (!p->old_governor[0] || !strcmp(p->old_governor, "schedutil"))
-		return;
-	if (!ramp_path(path, p->dir, "scaling_governor"))
-		kio_write_str(path, p->old_governor);
+	return ramp_take_schedutil(p->dir, p->old_governor,
+				   sizeof(p->old_governor), p->tunables,
+				   sizeof(p->tunables));
 }
 
 static int tunable_path(const struct jump_policy *p, const char *name,
@@ -234,6 +210,13 @@ static void knobs_restore(const struct jump_policy *p, const struct jump_saved *
 	for (i = 0; i < ARRAY_SIZE(jump_knobs); i++)
 		if (s->val[i][0] && !tunable_path(p, jump_knobs[i], path))
 			kio_write_str(path, s->val[i]);
+}
+
+/* Undo what knobs_save() and policy_take() changed */
+static void policy_release(struct jump_policy *p, const struct jump_saved *s)
+{
+	knobs_restore(p, s);
+	ramp_give_back(p->dir, p->old_governor);
 }
 
 static int knobs_set(const struct jump_policy *p, int fast)
@@ -526,8 +509,7 @@ FIXTURE_TEARDOWN(uclamp)
 		clamp_all(self->clamp_min, self->clamp_max);
 	if (!self->taken)
 		return;
-	knobs_restore(&self->p, &self->saved);
-	policy_give_back(&self->p);
+	policy_release(&self->p, &self->saved);
 }
 
 #define UCLAMP_ROUNDS	3
@@ -617,8 +599,7 @@ FIXTURE_TEARDOWN(steady)
 {
 	if (!self->taken)
 		return;
-	knobs_restore(&self->p, &self->saved);
-	policy_give_back(&self->p);
+	policy_release(&self->p, &self->saved);
 }
 
 #define STEADY_ROUNDS	6

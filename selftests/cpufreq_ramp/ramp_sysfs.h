@@ -68,6 +68,47 @@ static inline int ramp_path(char *buf, const char *dir, const char *name)
 }
 
 /*
+ * Switch the policy in @dir to schedutil, keeping its governor in @old
+ * (@old_len bytes), and find its tunables: per policy if the driver asks
+ * for them, else global, written to @tunables (@tun_len bytes).  0, or
+ * -ENOENT when schedutil or its tunables are not there, or -errno.
+ */
+static inline int ramp_take_schedutil(const char *dir, char *old,
+				      size_t old_len, char *tunables,
+				      size_t tun_len)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	ret = ramp_path(path, dir, "scaling_governor");
+	if (!ret)
+		ret = kio_read_line(path, old, old_len);
+	if (ret)
+		return ret;
+	if (strcmp(old, "schedutil")) {
+		ret = kio_write_str(path, "schedutil");
+		if (ret)
+			return ret == -EINVAL ? -ENOENT : ret;
+	}
+	if ((size_t)snprintf(tunables, tun_len, "%s/schedutil", dir) >= tun_len)
+		return -ENAMETOOLONG;
+	if (access(tunables, F_OK))
+		snprintf(tunables, tun_len, CPUFREQ_DIR "/schedutil");
+	return access(tunables, F_OK) ? -ENOENT : 0;
+}
+
+/* Put back the governor ramp_take_schedutil() found in @dir. */
+static inline void ramp_give_back(const char *dir, const char *old)
+{
+	char path[PATH_MAX];
+
+	if (!old[0] || !strcmp(old, "schedutil"))
+		return;
+	if (!ramp_path(path, dir, "scaling_governor"))
+		kio_write_str(path, old);
+}
+
+/*
  * Pick the policy with the highest cpuinfo_max_freq (the big cluster on
  * big.LITTLE; the last one found on a tie) and the last CPU of it, switch it to schedutil and find its
  * tunables. 0, -ENOENT when there is no cpufreq policy or no schedutil,
@@ -113,33 +154,16 @@ static inline int ramp_policy_get(struct ramp_policy *p)
 	ret = ramp_path(path, p->dir, "cpuinfo_min_freq");
 	if (!ret)
 		ret = kio_read_ul(path, &p->min_freq);
-	if (!ret)
-		ret = ramp_path(path, p->dir, "scaling_governor");
-	if (!ret)
-		ret = kio_read_line(path, p->old_governor, sizeof(p->old_governor));
 	if (ret)
 		return ret;
-	if (strcmp(p->old_governor, "schedutil")) {
-		ret = kio_write_str(path, "schedutil");
-		if (ret)
-			return ret == -EINVAL ? -ENOENT : ret;
-	}
-
-	/* Per-policy tunables if the driver asks for them, else global. */
-	ramp_path(p->tunables, p->dir, "schedutil");
-	if (access(p->tunables, F_OK))
-		snprintf(p->tunables, sizeof(p->tunables), CPUFREQ_DIR "/schedutil");
-	return access(p->tunables, F_OK) ? -ENOENT : 0;
+	return ramp_take_schedutil(p->dir, p->old_governor,
+				   sizeof(p->old_governor), p->tunables,
+				   sizeof(p->tunables));
 }
 
 static inline void ramp_policy_put(struct ramp_policy *p)
 {
-	char path[PATH_MAX];
-
-	if (!p->old_governor[0] || !strcmp(p->old_governor, "schedutil"))
-		return;
-	if (!ramp_path(path, p->dir, "scaling_governor"))
-		kio_write_str(path, p->old_governor);
+	ramp_give_back(p->dir, p->old_governor);
 }
 
 /* Whether @cpu is one of the policy's CPUs. */
