@@ -39,6 +39,8 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include <linux/sched/types.h>
+
 #include "kselftest_harness.h"
 #include "ramp_sysfs.h"
 
@@ -51,20 +53,6 @@
 #define CLAMP_MIN_SYSCTL "/proc/sys/kernel/sched_util_clamp_min"
 #define CLAMP_MAX_SYSCTL "/proc/sys/kernel/sched_util_clamp_max"
 
-/* sched_setattr()'s argument, with the utilization clamps (VER1, 56 bytes) */
-struct jump_sched_attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-	uint32_t sched_util_min;
-	uint32_t sched_util_max;
-};
-
 #define JUMP_FLAG_KEEP_POLICY	0x08
 #define JUMP_FLAG_KEEP_PARAMS	0x10
 #define JUMP_FLAG_UTIL_CLAMP_MAX 0x40
@@ -72,7 +60,7 @@ struct jump_sched_attr {
 /* Set the calling thread's uclamp_max: 0 or -errno */
 static int set_uclamp_max(unsigned int value)
 {
-	struct jump_sched_attr attr = {
+	struct sched_attr attr = {
 		.size = sizeof(attr),
 		.sched_flags = JUMP_FLAG_KEEP_POLICY | JUMP_FLAG_KEEP_PARAMS |
 			       JUMP_FLAG_UTIL_CLAMP_MAX,
@@ -85,7 +73,7 @@ static int set_uclamp_max(unsigned int value)
 /* The calling thread's uclamp_max, or -errno */
 static long get_uclamp_max(void)
 {
-	struct jump_sched_attr attr;
+	struct sched_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	if (syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0))

@@ -20,6 +20,11 @@ skip() {
 command -v bash >/dev/null || skip "the kernel's cpufreq selftests need bash"
 command -v sudo >/dev/null || skip "the kernel's cpufreq selftests call sudo"
 ls -d "$policies"/policy* >/dev/null 2>&1 || skip "no cpufreq policy"
+case "${CPUFREQ_SPTEST_LOOPS-1}" in
+'' | *[!0-9]* | 0*)
+	echo "upstream.sh: CPUFREQ_SPTEST_LOOPS='$CPUFREQ_SPTEST_LOOPS' is not a positive number" >&2
+	exit 1 ;;
+esac
 
 saved=$(mktemp)
 for p in "$policies"/policy*; do
@@ -40,8 +45,57 @@ restore() {
 	done <"$saved"
 }
 
+# CPUFREQ_SPTEST_LOOPS=N runs the special tests from a copy whose loops
+# (sptest2's 101 rounds, sptest3's 1000 shuffles, sptest4's 5000 hotplugs
+# and frequency sweeps per CPU) are cut to N rounds: under emulation the
+# full counts take hours.  Each count must be found, so that a change
+# upstream cannot turn the cut into a silent no-op.
+suite=$here/upstream/cpufreq
+loops=${CPUFREQ_SPTEST_LOOPS:-}
+if [ -n "$loops" ]; then
+	copy=$(mktemp -d)
+	mkdir "$copy/cpufreq"
+	cp "$suite"/*.sh "$copy/cpufreq/"
+	cp -r "$here/upstream/kselftest" "$copy/"
+	suite=$copy/cpufreq
+	# upstream's loop : its cut
+	for cut in "seq 0 100:seq 1 $loops" "seq 1000:seq $loops" "seq 1 5000:seq 1 $loops"; do
+		count=${cut%%:*}
+		grep -q "\`$count\`" "$suite/special-tests.sh" || {
+			echo "upstream.sh: special-tests.sh has no \`$count\` loop any more: update CPUFREQ_SPTEST_LOOPS' rewrite" >&2
+			exit 1
+		}
+		sed -i "s/\`$count\`/\`${cut#*:}\`/g" "$suite/special-tests.sh"
+	done
+	echo "# special tests' loops cut to $loops rounds (CPUFREQ_SPTEST_LOOPS)"
+fi
+
+# What this test left running: its main.sh processes, and the governor
+# writers sptest3's shufflers start in the background ("sudo tee
+# .../scaling_governor"; the brackets keep grep from finding itself).
+running() {
+	for f in /proc/[0-9]*/cmdline; do
+		{ tr '\0' ' ' <"$f"; } 2>/dev/null |
+			grep -qE "^bash ./main.sh -t $test |[t]ee .*/scaling_governo[r]" && echo "$f"
+	done
+}
+
 rc=0
-(cd "$here/upstream/cpufreq" && bash ./main.sh -t "$test" -o "/tmp/cpufreq_selftest.$test") || rc=$?
+(cd "$suite" && bash ./main.sh -t "$test" -o "/tmp/cpufreq_selftest.$test") || rc=$?
+# sptest3 starts its governor shufflers in the background and returns:
+# wait for them and their writers before the governors are put back.
+n=0
+while [ -n "$(running)" ]; do
+	n=$((n + 1))
+	if [ "$n" -gt 600 ]; then
+		echo "# the background work of $test did not end within 600 s"
+		rc=1
+		break
+	fi
+	sleep 1
+done
+[ "$n" -eq 0 ] || echo "# waited $n s for the background work of $test"
 restore || rc=1
 rm -f "$saved"
+[ -z "$loops" ] || rm -rf "$copy"
 exit "$rc"

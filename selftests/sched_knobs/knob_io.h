@@ -157,6 +157,46 @@ static inline int kio_write_str(const char *path, const char *s)
 	return kio_write_all(path, s, strlen(s));
 }
 
+/*
+ * The records of the kernel log (/dev/kmsg, from its start) holding any of
+ * @needles (NULL-terminated): their count, or -errno.  The first line of
+ * the first such record goes to @first (@len bytes) unless @first is NULL.
+ */
+static inline int kio_kmsg_count(const char *const *needles, char *first,
+				 size_t len)
+{
+	const char *const *w;
+	char rec[2048];
+	int fd, n = 0;
+	ssize_t got;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		got = read(fd, rec, sizeof(rec) - 1);
+		if (got < 0 && errno == EPIPE)	/* overwritten meanwhile */
+			continue;
+		if (got <= 0)
+			break;
+		rec[got] = '\0';
+		for (w = needles; *w && !strstr(rec, *w); w++)
+			;
+		if (!*w)
+			continue;
+		if (!n++ && first && len) {
+			size_t m = strcspn(rec, "\n");
+
+			if (m >= len)
+				m = len - 1;
+			memcpy(first, rec, m);
+			first[m] = '\0';
+		}
+	}
+	close(fd);
+	return n;
+}
+
 static inline int kio_write_ul(const char *path, unsigned long val)
 {
 	char buf[32];

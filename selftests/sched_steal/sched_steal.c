@@ -306,27 +306,12 @@ static int start_overload(struct workload *w, const int *cpus, int ncpu)
 /* Counts the kernel log lines that report a splat. */
 static int count_splats(void)
 {
-	char rec[2048];
-	int fd, n = 0;
-	ssize_t len;
+	static const char *const splat[] = {
+		"WARNING:", "BUG:", "Oops", "possible circular", NULL
+	};
+	int n = kio_kmsg_count(splat, NULL, 0);
 
-	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	for (;;) {
-		len = read(fd, rec, sizeof(rec) - 1);
-		if (len < 0) {
-			if (errno == EPIPE)
-				continue;
-			break;
-		}
-		rec[len] = '\0';
-		if (strstr(rec, "WARNING:") || strstr(rec, "BUG:") ||
-		    strstr(rec, "Oops") || strstr(rec, "possible circular"))
-			n++;
-	}
-	close(fd);
-	return n;
+	return n < 0 ? 0 : n;
 }
 
 static int set_cpu_online(int cpu, bool on)

@@ -14,6 +14,11 @@
  * victims_bounded: an idle CPU tries at most two victims per idle entry.
  * no_reports: under overload, throttling, hotplug and STEAL toggling the
  *   kernel's check finds nothing.
+ * toggled_back_to_back: nor while STEAL is turned on and off as fast as
+ *   the features file takes it, under a load of short sleeps on every CPU
+ *   (the key does not turn off for all CPUs at one instant, and the check
+ *   must not look at a CPU that no longer keeps its bit); and once the
+ *   write of NO_STEAL has returned, no steal attempt is counted.
  *
  * Skips (exit 4) without the STEAL feature or without
  * CONFIG_SCHED_STEAL_DEBUG.
@@ -315,6 +320,63 @@ TEST_F(steal_exact, no_reports)
 			TH_LOG("cpu%d: %lld reports", i,
 			       su_get(v, i, "reports") - su_get(v0, i, "reports"));
 	EXPECT_EQ(total(v0, "reports"), total(v, "reports"));
+}
+
+/*
+ * Seconds of toggled_back_to_back (env STEAL_TOGGLE_SECONDS).  While the
+ * kernel checked until after the key was off, 10 s found a stale bit in
+ * each of 5 runs on the emulated Sandy Bridge board (1 to 5 reports a
+ * run; the numbers are in the commit that made the check stop first).
+ */
+#define TOGGLE_SECONDS	10
+/*
+ * How long after NO_STEAL returned no attempt may be counted, looked at
+ * every TOGGLE_LOOK_EVERY toggles (reading the counters is slow: the
+ * toggles in between keep the check of the masks busy).
+ */
+#define TOGGLE_GAP_US		200
+#define TOGGLE_LOOK_EVERY	8
+
+TEST_F(steal_exact, toggled_back_to_back)
+{
+	struct su_view *v0 = &self->a, *v = &self->b;
+	const char *env = getenv("STEAL_TOGGLE_SECONDS");
+	int secs = env ? atoi(env) : TOGGLE_SECONDS;
+	struct su_view *s0 = &self->sa, *s1 = &self->sb;
+	struct timespec t0, t;
+	long toggles = 0, late = 0;
+	int i;
+
+	if (self->ncpu < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_LT(0, secs);
+	/* About one task per CPU: CPUs go idle and search, others overload. */
+	for (i = 0; i < self->ncpu; i++) {
+		ASSERT_LT(0, su_spawn(&self->t, self->cpus, self->ncpu, 50, 100));
+		ASSERT_LT(0, su_spawn(&self->t, self->cpus, self->ncpu, 50, 100));
+		ASSERT_LT(0, su_spawn(&self->t, self->cpus, self->ncpu, 200, 300));
+	}
+	ASSERT_EQ(0, kio_write_str(SU_SCHEDSTATS, "1"));
+	ASSERT_LT(0, su_read_view(SU_STEAL_DEBUG, debug_fields, v0));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		ASSERT_EQ(0, su_set_steal(true));
+		ASSERT_EQ(0, su_set_steal(false));
+		/* A search still running would be counted meanwhile. */
+		if (!(toggles++ % TOGGLE_LOOK_EVERY)) {
+			ASSERT_LT(0, su_read_view(SU_STEAL, steal_fields, s0));
+			su_sleep_us(TOGGLE_GAP_US);
+			ASSERT_LT(0, su_read_view(SU_STEAL, steal_fields, s1));
+			if (total(s1, "attempts") != total(s0, "attempts"))
+				late++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec - t0.tv_sec < secs);
+	ASSERT_LT(0, su_read_view(SU_STEAL_DEBUG, debug_fields, v));
+	TH_LOG("%ld toggles in %d s, %lld reports, %ld with attempts counted after NO_STEAL",
+	       toggles, secs, total(v, "reports") - total(v0, "reports"), late);
+	EXPECT_EQ(total(v0, "reports"), total(v, "reports"));
+	EXPECT_EQ(0, late);
 }
 
 int main(int argc, char **argv)

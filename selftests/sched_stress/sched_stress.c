@@ -7,6 +7,7 @@
  * can be seen from outside.
  *
  *   sched_stress [-t SECONDS] [-s SEED] [-p PHASE[,PHASE...]] [-P PERIOD_US]
+ *                [-c COMMAND]
  *
  * Phases (all by default), with their length at -t 80:
  *   pelt     10 s  kernel.sched_pelt_multiplier 1 -> 4 -> 2 -> 1 ... every 10 ms;
@@ -24,6 +25,15 @@
  * choices, not their timing.  -P sets the CFS bandwidth period of the
  * groups (default 1 s; see work.c).
  *
+ * -c runs the random phase alone, with COMMAND (sh -c) as its work instead
+ * of hackbench and the hogs and without a hotplug thread of its own (a
+ * stressor such as stress-ng's cpu-online may bring its own), for as long
+ * as COMMAND runs (at most the phase's length and COMMAND_GRACE_S more);
+ * the phase fails unless COMMAND exits 0.  Its CPU hotplug may take a
+ * policy's governor, and with it the tunables, away at any time: the
+ * policies' knobs are then flipped but not checked (a refused write is
+ * counted); the global knobs are checked as always.
+ *
  * A phase passes when all its work completed (every hackbench run exited 0,
  * every hog reached its end), throttling happened, each knob reads what
  * the test wrote last (then the originals are restored), every CPU is
@@ -35,6 +45,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <sys/wait.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -53,6 +64,7 @@
 #define MIN_PERIOD_US	10000
 #define MAX_PERIOD_US	1000000
 #define NR_INVENTORY	13
+#define COMMAND_GRACE_S	300
 
 enum { PH_PELT, PH_THERMAL, PH_STEAL, PH_RANDOM, NR_PHASES };
 
@@ -95,7 +107,9 @@ static void flip(struct knob *k, long val)
 	ret = knob_set(k, val);
 	if (p)
 		pthread_rwlock_unlock(&p->lock);
-	if (ret)
+	if (ret && p && kn.outside_hotplug)
+		kn.refused++;	/* its CPUs may be offline: not ours to know */
+	else if (ret)
 		problem("%s: writing %ld failed: %s", k->label, val, strerror(-ret));
 }
 
@@ -234,16 +248,20 @@ struct opts {
 	unsigned long long seed;
 	unsigned int phases;	/* bit mask */
 	long period_us;		/* CFS bandwidth period of the groups */
+	const char *command;	/* -c: the random phase's work */
 };
+
+static const char *command;
 
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-t SECONDS] [-s SEED] [-p PHASE[,PHASE...]] [-P PERIOD_US]\n"
+		"usage: %s [-t SECONDS] [-s SEED] [-p PHASE[,PHASE...]] [-P PERIOD_US] [-c COMMAND]\n"
 		"  -t  total time of the phases, 1..%d (default %d; env SCHED_STRESS_SECONDS)\n"
 		"  -s  seed of the random choices (default: from the clock; env SCHED_STRESS_SEED)\n"
 		"  -p  phases among pelt, thermal, steal, random (default all; env SCHED_STRESS_PHASES)\n"
-		"  -P  CFS bandwidth period of the groups in us, %d..%d (default %d)\n",
+		"  -P  CFS bandwidth period of the groups in us, %d..%d (default %d)\n"
+		"  -c  the random phase alone, with COMMAND as its work; passes if it exits 0\n",
 		prog, MAX_SECONDS, DEFAULT_SECONDS, MIN_PERIOD_US, MAX_PERIOD_US,
 		DEFAULT_PERIOD_US);
 }
@@ -292,12 +310,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	struct timespec ts;
 	int c;
 
-	while ((c = getopt(argc, argv, "t:s:p:P:h")) != -1) {
+	o->command = NULL;
+	while ((c = getopt(argc, argv, "t:s:p:P:c:h")) != -1) {
 		switch (c) {
 		case 't': t = optarg; break;
 		case 's': s = optarg; break;
 		case 'p': p = optarg; break;
 		case 'P': per = optarg; break;
+		case 'c': o->command = optarg; break;
 		case 'h': usage(argv[0]); exit(0);
 		default: return -1;
 		}
@@ -334,6 +354,17 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (p && *p && parse_phases(p, &o->phases)) {
 		fprintf(stderr, "sched_stress: bad phase list '%s'\n", p);
 		return -1;
+	}
+	if (o->command) {
+		if (!*o->command) {
+			fprintf(stderr, "sched_stress: -c wants a command\n");
+			return -1;
+		}
+		if (p && *p && o->phases != 1U << PH_RANDOM) {
+			fprintf(stderr, "sched_stress: -c runs the random phase alone, not '%s'\n", p);
+			return -1;
+		}
+		o->phases = 1U << PH_RANDOM;
 	}
 	return 0;
 }
@@ -483,13 +514,53 @@ static void bring_cpus_back(void)
 			cpu_set_online(cpu, true);
 }
 
+/* Start COMMAND in a process group of its own; its pid, or -errno */
+static pid_t command_start(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		setpgid(0, 0);
+		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	return pid;
+}
+
+/* COMMAND's end: whether it exited 0; a problem() when not */
+static bool command_end(pid_t pid, int status, bool done)
+{
+	if (!done) {
+		problem("'%s' did not end in time: killed", command);
+		kill(-pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return false;
+	}
+	kill(-pid, SIGKILL);	/* what it left behind */
+	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+		ksft_print_msg("'%s' exited 0\n", command);
+		return true;
+	}
+	if (WIFEXITED(status))
+		problem("'%s' exited %d", command, WEXITSTATUS(status));
+	else
+		problem("'%s' was killed by signal %d", command, WTERMSIG(status));
+	return false;
+}
+
 static void run_phase(int ph, double secs, unsigned long long seed,
 		      const struct cgroups *cg, bool hb)
 {
 	const struct phase *P = &phases[ph];
 	long thr0 = -1, thr1, thrb0 = -1, thrb1, schedstats = -1;
 	struct hotplug_arg hp = { .stop = &phase_stop, .seed = seed + ph };
-	bool hotplug = P->hotplug && kn.nhot;
+	bool hotplug = P->hotplug && kn.nhot && !command;
+	pid_t cmd_pid = 0;
+	int cmd_status = 0;
+	bool cmd_done = false;
 	int nhogs = CPU_COUNT(&kn.online0);
 	double start, end, next, took = 0;
 	struct workload w;
@@ -510,14 +581,24 @@ static void run_phase(int ph, double secs, unsigned long long seed,
 	knobs_forget();
 	memset(&c, 0, sizeof(c));
 	prng_init(&c.r, seed, ph);
-	ksft_print_msg("phase %s: %s, %.1f s%s\n", P->name, P->what, secs,
-		       hotplug ? "" : P->hotplug ? " (no CPU hotplug possible)" : "");
+	if (command)
+		ksft_print_msg("phase %s: every knob at random every 1..20 ms, no CPU hotplug of its own, while '%s' runs (at most %.0f s)\n",
+			       P->name, command, secs + COMMAND_GRACE_S);
+	else
+		ksft_print_msg("phase %s: %s, %.1f s%s\n", P->name, P->what, secs,
+			       hotplug ? "" : P->hotplug ? " (no CPU hotplug possible)" : "");
 
 	if (cg->on) {
 		thr0 = cgroup_nr_throttled(cg->hog);
 		thrb0 = cgroup_nr_throttled(cg->hog_b);
 	}
-	ret = work_start(&w, cg, nhogs, secs, seed + 100 + ph, hb);
+	if (command) {
+		memset(&w, 0, sizeof(w));
+		cmd_pid = command_start();
+		ret = cmd_pid < 0 ? cmd_pid : 0;
+	} else {
+		ret = work_start(&w, cg, nhogs, secs, seed + 100 + ph, hb);
+	}
 	if (ret) {
 		problem("cannot start the work: %s", strerror(-ret));
 		goto out_work;
@@ -534,9 +615,13 @@ static void run_phase(int ph, double secs, unsigned long long seed,
 	}
 
 	start = now_s();
-	end = start + secs;
+	end = start + secs + (command ? COMMAND_GRACE_S : 0);
 	next = start;
 	while (!interrupted && now_s() < end) {
+		if (command && waitpid(cmd_pid, &cmd_status, WNOHANG) == cmd_pid) {
+			cmd_done = true;
+			break;
+		}
 		P->step(&c);
 		c.steps++;
 		next += P->period ? P->period : (1 + prng_below(&c.r, 20)) / 1000.0;
@@ -557,7 +642,14 @@ static void run_phase(int ph, double secs, unsigned long long seed,
 		snprintf(v, sizeof(v), "%ld", schedstats);
 		kio_write_str(SCHEDSTATS_PATH, v);
 	}
+	if (command) {
+		command_end(cmd_pid, cmd_status, cmd_done);
+		ksft_print_msg("%lu writes to policy knobs refused while '%s' ran (CPUs offline)\n",
+			       kn.refused, command);
+	}
 out_work:
+	if (command)
+		goto out_checks;
 	if (interrupted)
 		w.end = now_s() - 30 - secs;	/* no grace */
 	/* Also after a partial start: reap what was forked */
@@ -572,6 +664,7 @@ out_work:
 		if (!ret && nhogs > 1 && thrb0 >= 0 && thrb1 <= thrb0)
 			problem("hogs/b was never throttled");
 	}
+out_checks:
 	check_views();
 	ksft_print_msg("phase %s: %lu steps in %.1f s (%.0f/s)%s\n", P->name,
 		       c.steps, took, took > 0 ? c.steps / took : 0.0,
@@ -598,6 +691,7 @@ int main(int argc, char **argv)
 		usage(argv[0]);
 		return KSFT_FAIL;
 	}
+	command = o.command;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
 	if (geteuid())
@@ -612,6 +706,7 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 
 	knobs_discover();
+	kn.outside_hotplug = command != NULL;
 	hb = have_hackbench();
 	cgroups_setup(&cg, CPU_COUNT(&kn.online0), o.period_us);
 	inventory(&cg, hb);

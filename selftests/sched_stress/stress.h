@@ -102,6 +102,13 @@ struct knobs {
 	int hot[MAX_CPUS];
 	int nhot;
 	cpu_set_t online0;
+	/*
+	 * Something else takes CPUs offline (sched_stress -c): a policy may
+	 * lose its governor, and with it its tunables, under the test at any
+	 * time, so the policies' knobs are flipped but not checked.
+	 */
+	bool outside_hotplug;
+	unsigned long refused;	/* policy writes refused meanwhile */
 };
 
 extern struct knobs kn;

@@ -42,6 +42,10 @@
  * In every variant, back on the uncapped bigs, a task on a LITTLE is a
  * misfit (v6.12's own rule) and an idle big pulls it: all must return.
  *
+ * The overload fixture caps both clusters, so that no CPU is faster than a
+ * capped big, and checks that a task there is no misfit (which would keep
+ * every idle CPU newidle-balancing for nothing), at decay 0 and 32 ms.
+ *
  * Placement is read from /proc/<pid>/stat (field 39, the CPU the task last
  * ran on) every SAMPLE_MS.  The emulated board runs under TCG with fewer
  * host cores than guest CPUs, so balancing is slow and noisy: the test
@@ -98,6 +102,11 @@ struct board {
 	unsigned long min_freq, max_freq;
 	char cur_state[192];
 	unsigned long max_state;
+	/* The LITTLE cluster's, filled by little_probe() */
+	char little_policy[160];
+	unsigned long little_min_freq, little_max_freq;
+	char little_cur_state[192];
+	unsigned long little_max_state;
 };
 
 static int cpu_capacity(int cpu, unsigned long *cap)
@@ -292,8 +301,11 @@ FIXTURE_TEARDOWN(inversion)
 	kio_write_ul(KNOB, self->saved_decay);
 }
 
-/* Start a spinning task pinned to @cpu; its pid, or -1 */
-static pid_t start_spinner(int cpu)
+/*
+ * Start a task pinned to @cpu that runs @body (which never returns) and
+ * dies with the test; its pid, or -1
+ */
+static pid_t start_pinned(int cpu, void (*body)(void))
 {
 	pid_t parent = getpid(), pid;
 	cpu_set_t set;
@@ -307,8 +319,13 @@ static pid_t start_spinner(int cpu)
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		_exit(1);
-	spin();
+	body();
 	_exit(0);
+}
+
+static pid_t start_spinner(int cpu)
+{
+	return start_pinned(cpu, spin);
 }
 
 /* Where the tasks were over one sampling period */
@@ -392,14 +409,14 @@ static int share(const struct placement *pl, int need)
 	return pc > 100 ? 100 : pc;
 }
 
-/* Wait up to 2 s for scaling_max_freq to read @freq */
-static int wait_max_freq(const struct board *b, unsigned long freq)
+/* Wait up to 2 s for @policy's scaling_max_freq to read @freq */
+static int wait_max_freq(const char *policy, unsigned long freq)
 {
 	char path[192];
 	unsigned long v;
 	long t0 = now_ms();
 
-	snprintf(path, sizeof(path), "%s/scaling_max_freq", b->policy);
+	snprintf(path, sizeof(path), "%s/scaling_max_freq", policy);
 	while (now_ms() - t0 < 2000) {
 		if (!kio_read_ul(path, &v) && v == freq)
 			return 0;
@@ -471,7 +488,7 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 	/* Capped at the lowest OPP */
 	t0 = now_ms();
 	ASSERT_EQ(0, kio_write_ul(b->cur_state, b->max_state));
-	ASSERT_EQ(0, wait_max_freq(b, b->min_freq))
+	ASSERT_EQ(0, wait_max_freq(b->policy, b->min_freq))
 		TH_LOG("state %lu of %s did not cap %s at %lu kHz", b->max_state,
 		       b->cur_state, b->policy, b->min_freq);
 	if (variant->moved)
@@ -501,8 +518,223 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 	/* Lifted: (back) on the bigs */
 	t0 = now_ms();
 	ASSERT_EQ(0, kio_write_ul(b->cur_state, 0));
-	ASSERT_EQ(0, wait_max_freq(b, b->max_freq));
+	ASSERT_EQ(0, wait_max_freq(b->policy, b->max_freq));
 	phase(_metadata, self, "lifted", BIG, self->nr, MIN_PERCENT, t0, SETTLE_MS);
+}
+
+/*
+ * Both clusters capped at their lowest OPP: the bigs at 1024 * 903 / 2362
+ * = 391, the LITTLEs at 462 * 533 / 1844 = 133.  No CPU is then faster
+ * than a capped big, so a CPU-bound task on one is no misfit: the misfit
+ * rule must judge the LITTLEs by what they have left, not by their
+ * original capacity, and with decay 0 it must not apply at all.  A task
+ * flagged misfit that no CPU will pull keeps the root domain overloaded,
+ * and each CPU that goes idle then runs a newidle balance for nothing.
+ *
+ * Counted on a LITTLE where a task sleeps SLEEPER_MS at a time (so it goes
+ * idle about a hundred times a second, each time with an avg_idle far
+ * above what a newidle balance costs, which would otherwise skip it), over
+ * WINDOW_MS once the averages have settled: the newidle balances of its
+ * first domain (/proc/schedstat, lb_count of CPU_NEWLY_IDLE) against the
+ * times it went idle (sched_goidle).  With the root domain overloaded most
+ * idle entries balance; without, only a passing second task on some CPU (a
+ * kworker, the sampler) sets the flag for a while.
+ */
+#define SLEEPER_MS		10
+#define OVERLOAD_SETTLE_MS	1500
+#define MIN_IDLE_ENTRIES	100UL	/* or the sleeper did not run */
+/*
+ * Newidle balances per idle entry that a stray overload may cause.  On the
+ * emulated Hikey960 (4 CPUs, a debug kernel build beside it on the host):
+ * 0 and 2 of about 194 idle entries with the rule as it is (decay 0 and
+ * 32 ms); with the rule before it judged the LITTLEs by their original
+ * capacity and applied at decay 0 too, 91 (47%) and 46 (23%).
+ */
+#define MAX_NEWIDLE_PERCENT	10UL
+#define SCHEDSTATS_KNOB		"/proc/sys/kernel/sched_schedstats"
+#define SCHEDSTAT		"/proc/schedstat"
+/* domain line: "domainN MASK", then 8 counters per idle type, newidle third */
+#define NEWIDLE_LB_COUNT_FIELD	(2 + 2 * 8)
+
+/* Fill the LITTLE cluster's part of @b; NULL, or why it cannot be capped */
+static const char *little_probe(struct board *b, char *why, size_t len)
+{
+	int first = b->little[0];
+	char path[192];
+
+	snprintf(b->little_policy, sizeof(b->little_policy), CPU "/cpu%d/cpufreq", first);
+	snprintf(path, sizeof(path), "%s/cpuinfo_min_freq", b->little_policy);
+	if (kio_read_ul(path, &b->little_min_freq))
+		return "the LITTLE CPUs have no cpufreq policy of their own";
+	snprintf(path, sizeof(path), "%s/cpuinfo_max_freq", b->little_policy);
+	if (kio_read_ul(path, &b->little_max_freq) || !b->little_max_freq)
+		return "cannot read the LITTLE cluster's cpuinfo_max_freq";
+	if (find_cdev(first, b->little_cur_state, sizeof(b->little_cur_state),
+		      &b->little_max_state)) {
+		snprintf(why, len, "no cooling device of type cpufreq-cpu%d for the LITTLE cluster",
+			 first);
+		return why;
+	}
+	if (b->little_cap * b->little_min_freq / b->little_max_freq >=
+	    b->big_cap * b->min_freq / b->max_freq)
+		return "the capped LITTLEs are not below the capped bigs";
+	return NULL;
+}
+
+/* @cpu's times gone idle and the newidle balances of its first domain */
+struct idle_balances {
+	unsigned long goidle, newidle_lb;
+};
+
+static int read_idle_balances(int cpu, struct idle_balances *ib)
+{
+	static char buf[1 << 16];
+	char want[16], *line, *save = NULL;
+	int in_cpu = 0, found = 0;
+
+	if (kio_read(SCHEDSTAT, buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(want, sizeof(want), "cpu%d", cpu);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *tok, *tsave = NULL;
+		int field = 0;
+
+		tok = strtok_r(line, " ", &tsave);
+		if (!tok)
+			continue;
+		if (!strncmp(tok, "cpu", 3)) {
+			in_cpu = !strcmp(tok, want);
+			if (!in_cpu)
+				continue;
+			/* cpuN yld_count 0 sched_count sched_goidle ... */
+			for (; tok && field < 4; field++)
+				tok = strtok_r(NULL, " ", &tsave);
+			if (!tok)
+				return -1;
+			ib->goidle = strtoul(tok, NULL, 10);
+			found |= 1;
+		} else if (in_cpu && !strcmp(tok, "domain0")) {
+			for (; tok && field < NEWIDLE_LB_COUNT_FIELD; field++)
+				tok = strtok_r(NULL, " ", &tsave);
+			if (!tok)
+				return -1;
+			ib->newidle_lb = strtoul(tok, NULL, 10);
+			found |= 2;
+		}
+	}
+	return found == 3 ? 0 : -1;
+}
+
+/* Go idle every SLEEPER_MS */
+static void sleep_loop(void)
+{
+	for (;;)
+		sleep_ms(SLEEPER_MS);
+}
+
+FIXTURE(overload) {
+	struct board b;
+	pid_t spinner, sleeper;
+	unsigned long saved_decay, saved_schedstats;
+	int restore_knobs;
+};
+
+FIXTURE_VARIANT(overload) {
+	unsigned int decay_ms;
+};
+
+/* v6.12's default: no misfit rule, whatever the caps */
+FIXTURE_VARIANT_ADD(overload, decay0) {
+	.decay_ms = 0,
+};
+
+/* The rule on, but no CPU faster than the capped big */
+FIXTURE_VARIANT_ADD(overload, decay32) {
+	.decay_ms = 32,
+};
+
+FIXTURE_SETUP(overload)
+{
+	const char *reason;
+	char why[256];
+
+	self->spinner = self->sleeper = 0;
+	self->restore_knobs = 0;
+	reason = absent(&self->b, why, sizeof(why));
+	if (!reason)
+		reason = little_probe(&self->b, why, sizeof(why));
+	if (!reason && access(SCHEDSTATS_KNOB, W_OK))
+		reason = SCHEDSTATS_KNOB " is missing: kernel without CONFIG_SCHEDSTATS";
+	if (reason)
+		SKIP(return, "%s", reason);
+	ASSERT_EQ(0, kio_read_ul(KNOB, &self->saved_decay));
+	ASSERT_EQ(0, kio_read_ul(SCHEDSTATS_KNOB, &self->saved_schedstats));
+	self->restore_knobs = 1;
+	ASSERT_EQ(0, kio_write_ul(SCHEDSTATS_KNOB, 1));
+}
+
+FIXTURE_TEARDOWN(overload)
+{
+	pid_t pids[] = { self->spinner, self->sleeper };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGKILL);
+	for (i = 0; i < 2; i++)
+		if (pids[i] > 0)
+			waitpid(pids[i], NULL, 0);
+	if (!self->restore_knobs)
+		return;
+	kio_write_ul(self->b.cur_state, 0);
+	kio_write_ul(self->b.little_cur_state, 0);
+	kio_write_ul(KNOB, self->saved_decay);
+	kio_write_ul(SCHEDSTATS_KNOB, self->saved_schedstats);
+}
+
+TEST_F_TIMEOUT(overload, no_misfit_when_nothing_is_faster, 60)
+{
+	const struct board *b = &self->b;
+	struct idle_balances before, after;
+	unsigned long idle, balances;
+	int little = b->little[0], i, cpu;
+	cpu_set_t all;
+
+	TH_LOG("bigs capped through %s, LITTLEs through %s; decay %u ms",
+	       b->cur_state, b->little_cur_state, variant->decay_ms);
+	ASSERT_EQ(0, kio_write_ul(KNOB, variant->decay_ms));
+	ASSERT_EQ(0, kio_write_ul(b->cur_state, b->max_state));
+	ASSERT_EQ(0, kio_write_ul(b->little_cur_state, b->little_max_state));
+	ASSERT_EQ(0, wait_max_freq(b->policy, b->min_freq));
+	ASSERT_EQ(0, wait_max_freq(b->little_policy, b->little_min_freq));
+
+	self->spinner = start_spinner(b->big[0]);
+	ASSERT_LT(0, self->spinner);
+	self->sleeper = start_pinned(little, sleep_loop);
+	ASSERT_LT(0, self->sleeper);
+	CPU_ZERO(&all);
+	for (i = 0; i < b->nr_big; i++)
+		CPU_SET(b->big[i], &all);
+	for (i = 0; i < b->nr_little; i++)
+		CPU_SET(b->little[i], &all);
+	for (i = 0; i < 250 && task_cpu(self->spinner) != b->big[0]; i++)
+		sleep_ms(SAMPLE_MS);
+	ASSERT_EQ(b->big[0], task_cpu(self->spinner));
+	ASSERT_EQ(0, sched_setaffinity(self->spinner, sizeof(all), &all));
+
+	sleep_ms(OVERLOAD_SETTLE_MS);
+	ASSERT_EQ(0, read_idle_balances(little, &before));
+	sleep_ms(WINDOW_MS);
+	ASSERT_EQ(0, read_idle_balances(little, &after));
+	cpu = task_cpu(self->spinner);
+
+	idle = after.goidle - before.goidle;
+	balances = after.newidle_lb - before.newidle_lb;
+	TH_LOG("cpu%d went idle %lu times in %d ms and ran %lu newidle balances (%lu%%); the spinner is on cpu%d",
+	       little, idle, WINDOW_MS, balances, idle ? balances * 100 / idle : 0, cpu);
+	ASSERT_LE(MIN_IDLE_ENTRIES, idle);
+	EXPECT_GE(MAX_NEWIDLE_PERCENT, balances * 100 / idle)
+		TH_LOG("the root domain stayed overloaded: a misfit no CPU pulls?");
 }
 
 /*
@@ -516,6 +748,8 @@ static unsigned long main_saved_decay;
 static void restore(void)
 {
 	kio_write_ul(main_board.cur_state, 0);
+	if (main_board.little_cur_state[0])
+		kio_write_ul(main_board.little_cur_state, 0);
 	kio_write_ul(KNOB, main_saved_decay);
 }
 
@@ -531,6 +765,9 @@ int main(int argc, char **argv)
 	}
 	if (kio_read_ul(KNOB, &main_saved_decay))
 		ksft_exit_fail_msg("cannot read %s\n", KNOB);
+	/* Only to know which cap to lift; overload's setup says why not */
+	if (little_probe(&main_board, why, sizeof(why)))
+		main_board.little_cur_state[0] = '\0';
 	atexit(restore);
 	return test_harness_run(argc, argv);
 }
