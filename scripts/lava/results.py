@@ -31,6 +31,9 @@ SPLAT = re.compile(r'^\[ *\d+\.\d+\] .*(WARNING:|BUG:|Oops|possible circular loc
                    r'UBSAN:|blocked for more than|Kernel panic|detected stall)')
 
 
+KERNEL_LINE = re.compile(r'^\[ *\d+\.\d+\] ')
+
+
 def read_log(path):
     console, cases, lava = [], [], {}
     with open(path, errors='replace') as f:
@@ -90,9 +93,15 @@ def main():
         if tid not in ref:
             problems.append('EXTRA %s: LAVA says %s, scripts/run has no such test'
                             % (tid, got[tid]))
-    for line in console:
+    kernel = [line.strip() for line in console if KERNEL_LINE.match(line)]
+    for n, line in enumerate(kernel):
         if SPLAT.match(line):
-            problems.append('SPLAT %s' % line.strip())
+            problems.append('SPLAT %s' % line)
+            # What the code printed before its WARN, and the WARN's own
+            # message, which follows the stamp line.
+            if not [p for p in problems if p.startswith('SPLAT-CONTEXT')]:
+                for near in kernel[max(0, n - 2):n] + kernel[n + 1:n + 2]:
+                    problems.append('SPLAT-CONTEXT %s' % near)
     job = lava.get('job', {}).get('result')
     if job != 'pass':
         why = (lava.get('job', {}).get('error_msg')

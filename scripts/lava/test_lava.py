@@ -195,6 +195,19 @@ class Results(unittest.TestCase):
                 self.assertEqual(rc, 1, out)
                 self.assertIn('lbl: %s ' % kind, out)
 
+    def test_splat_context(self):
+        console = (self.console + '[    2.000000] a: what came first\n'
+                   '[    2.500000] b: why it warns\n'
+                   '[    3.000000] WARNING: CPU: 1 at x\n'
+                   '[    3.000001] its message\n'
+                   '[    3.000002] the call trace\n')
+        rc, out = self.run_results(lava_log(console, self.good))
+        self.assertEqual(rc, 1, out)
+        self.assertIn('lbl: SPLAT-CONTEXT [    2.000000] a: what came first', out)
+        self.assertIn('lbl: SPLAT-CONTEXT [    2.500000] b: why it warns', out)
+        self.assertIn('lbl: SPLAT-CONTEXT [    3.000001] its message', out)
+        self.assertNotIn('the call trace', out)
+
     def test_no_kselftest_is_no_pass(self):
         rc, out = self.run_results(lava_log('nothing here', []))
         self.assertEqual(rc, 1, out)
