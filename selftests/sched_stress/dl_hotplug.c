@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,6 +35,7 @@
 
 #include "kselftest_harness.h"
 #include "knob_io.h"
+#include "spinner.h"
 
 #define DL_POLICY	6		/* SCHED_DEADLINE */
 /*
@@ -140,32 +140,11 @@ FIXTURE_TEARDOWN(dl_hotplug)
 	}
 }
 
-/* Fork a deadline task that runs forever; *err: 0 or why it is none */
-static pid_t spawn_deadline(int *err)
+/* The setup of a spinner that is a deadline task */
+static int deadline_setup(void *arg)
 {
-	int pipefd[2], ret = 0;
-	pid_t pid;
-
-	if (pipe(pipefd))
-		return -1;
-	pid = fork();
-	if (!pid) {
-		volatile unsigned long x = 0;
-
-		/* Not left spinning if the harness kills the test. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		ret = set_deadline();
-		if (write(pipefd[1], &ret, sizeof(ret)) != sizeof(ret) || ret)
-			_exit(1);
-		for (;;)
-			x++;
-	}
-	close(pipefd[1]);
-	if (pid > 0 && read(pipefd[0], &ret, sizeof(ret)) != sizeof(ret))
-		ret = -EIO;
-	close(pipefd[0]);
-	*err = ret;
-	return pid;
+	(void)arg;
+	return set_deadline();
 }
 
 TEST_F(dl_hotplug, offline_while_throttled)
@@ -181,7 +160,7 @@ TEST_F(dl_hotplug, offline_while_throttled)
 
 	ASSERT_LT(0, secs);
 	for (i = 0; i < ncpu && i < MAX_CPUS; i++) {
-		pid_t pid = spawn_deadline(&err);
+		pid_t pid = spawn_spinner(deadline_setup, NULL, &err);
 
 		ASSERT_LT(0, pid);
 		self->pid[self->ntasks++] = pid;
