@@ -94,14 +94,16 @@ def main():
             problems.append('EXTRA %s: LAVA says %s, scripts/run has no such test'
                             % (tid, got[tid]))
     kernel = [line.strip() for line in console if KERNEL_LINE.match(line)]
+    first = True
     for n, line in enumerate(kernel):
         if SPLAT.match(line):
             problems.append('SPLAT %s' % line)
-            # What the code printed before its WARN, and the WARN's own
-            # message, which follows the stamp line.
-            if not [p for p in problems if p.startswith('SPLAT-CONTEXT')]:
+            # Around the first: what the code printed before its WARN,
+            # and the WARN's own message, which follows the stamp line.
+            if first:
                 for near in kernel[max(0, n - 2):n] + kernel[n + 1:n + 2]:
                     problems.append('SPLAT-CONTEXT %s' % near)
+                first = False
     job = lava.get('job', {}).get('result')
     if job != 'pass':
         why = (lava.get('job', {}).get('error_msg')

@@ -38,13 +38,12 @@
 
 FIXTURE(dl_server) {
 	char runtime_path[96];
+	char runtime[32];	/* as found, written back each round */
 	pid_t spinner, hog;
 };
 
 FIXTURE_SETUP(dl_server)
 {
-	char runtime[32];
-
 	self->spinner = self->hog = 0;
 	if (geteuid())
 		SKIP(return, "needs root");
@@ -60,9 +59,10 @@ FIXTURE_SETUP(dl_server)
 	 * domain's deadline bandwidth has gone wrong across CPU hotplug
 	 * (Documentation/stress.rst).
 	 */
-	if (kio_read_line(self->runtime_path, runtime, sizeof(runtime)))
+	if (kio_read_line(self->runtime_path, self->runtime,
+			  sizeof(self->runtime)))
 		SKIP(return, "cannot read %s", self->runtime_path);
-	if (kio_write_str(self->runtime_path, runtime) == -EBUSY)
+	if (kio_write_str(self->runtime_path, self->runtime) == -EBUSY)
 		SKIP(return, "the fair server's parameters are refused (EBUSY): the deadline bandwidth of the root domain is off");
 }
 
@@ -107,10 +107,9 @@ TEST_F(dl_server, stopped_then_rewritten)
 {
 	static const char *const warning[] = { "running_bw > old", NULL };
 	bool cfs = false, fifo = true;
-	char runtime[32], line[512];
+	char line[512];
 	int round, err, ret;
 
-	ASSERT_EQ(0, kio_read_line(self->runtime_path, runtime, sizeof(runtime)));
 	for (round = 0; round < ROUNDS; round++) {
 		self->spinner = spawn_spinner(pinned_setup, &cfs, &err);
 		ASSERT_LT(0, self->spinner);
@@ -124,7 +123,7 @@ TEST_F(dl_server, stopped_then_rewritten)
 		/* The server finds nothing to run next time, and stops. */
 		reap(&self->spinner);
 		sleep_ms(300 + 100 * (round % 6));
-		ASSERT_EQ(0, kio_write_str(self->runtime_path, runtime));
+		ASSERT_EQ(0, kio_write_str(self->runtime_path, self->runtime));
 		reap(&self->hog);
 	}
 
