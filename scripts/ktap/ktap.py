@@ -36,6 +36,7 @@ class Test:
         self.status = status
         self.reason = reason
         self.children = []
+        self.lines = []         # what was printed above it, one level down
 
 
 class Block:
@@ -116,13 +117,16 @@ def parse_block(lines, prefix):
         skip, reason = _directive(m.group(4))
         status = 'SKIP' if skip else ('PASS' if m.group(1) == 'ok' else 'FAIL')
         child = parse_block(nested, prefix) if nested else None
+        test = _close(Test(m.group(3), status, reason), child)
+        test.lines = nested
         nested = []
-        block.tests.append(_close(Test(m.group(3), status, reason), child))
+        block.tests.append(test)
     if nested:
         child = parse_block(nested, prefix)
         if child.plan is not None or child.tests or child.name:
             lost = Test(child.name or '', 'FAIL',
                         'the output ended inside it (a crash, or no result line)')
+            lost.lines = nested
             block.tests.append(_close(lost, child))
             lost.status = 'FAIL'
     if block.plan is not None and len(block.tests) != block.plan:
@@ -203,6 +207,25 @@ def kselftest_records(text):
             recs.append((case.status, 'kselftest: %s: %s' % (name, case.name),
                          case.reason))
     return _uniq(recs)
+
+
+def kselftest_failure_logs(text, last=15):
+    """[(id, lines)] of each failed kselftest: the last lines it printed
+    (a harness case's TH_LOG lines; for a program, its own output) where
+    nothing nested under it failed, so a failure is shown once."""
+    lines = kselftest_lines(text)
+    if not any(VERSION.match(l) for l in lines):
+        return []
+    out = []
+    for prog in parse_block(lines, '# ').tests:
+        name = re.sub(r'^selftests: ', '', prog.name)
+        failed = [c for c in prog.children if c.status == 'FAIL']
+        for case in failed:
+            out.append(('kselftest: %s: %s' % (name, case.name),
+                        case.lines[-last:]))
+        if prog.status == 'FAIL' and not failed:
+            out.append(('kselftest: %s' % name, prog.lines[-last:]))
+    return out
 
 
 def read_expected(text):

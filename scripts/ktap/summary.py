@@ -9,7 +9,9 @@ expected results.
 Prints "PASS|SKIP|FAIL LABEL ID" lines (a SKIP with "# reason", a FAIL
 with its reason in parentheses), then, with --expected, one line per
 difference: "MISSING LABEL ID", "UNEXPECTED LABEL ID", "MISMATCH LABEL
-ID: expected X, got Y", then "LABEL: N passed, N failed, N skipped".
+ID: expected X, got Y", then "LABEL: N passed, N failed, N skipped",
+then for each failed kselftest the last lines it printed, as "LOG LABEL
+ID| LINE" (a failure's own figures, where only the summary is kept).
 Exit status: 0 when nothing failed and nothing differs, 1 otherwise, 2 when
 no test ran at all (or the inputs are unreadable).  --write-expected FILE
 writes the results as the new expected list (refused when a test failed).
@@ -78,6 +80,9 @@ def main():
         print('%s: %d difference(s) from %s (a change of expectations is '
               '"make expected" and a reviewed diff)' %
               (a.label, len(diff), a.expected))
+    for tid, lines in ktap.kselftest_failure_logs(read(a.kselftest_output)):
+        for line in lines:
+            print('LOG %s %s| %s' % (a.label, tid, line))
     if not recs:
         print('%s: no KUnit case and no kselftest ran: that is not a pass'
               % a.label, file=sys.stderr)

@@ -197,6 +197,41 @@ class KselftestTest(unittest.TestCase):
         st = statuses(ktap.kselftest_records(text))
         self.assertEqual(st['kselftest: (the whole run)'], 'FAIL')
 
+    def test_failure_logs_of_a_case_and_of_a_program(self):
+        text = '\n'.join([
+            'TAP version 13',
+            '1..2',
+            '# selftests: ramp: ramp_freq',
+            '# TAP version 13',
+            '# 1..2',
+            '# #  RUN           ramp.sooner ...',
+            '# # ramp_freq.c:388:sooner:median climb ratio 1.06',
+            '# #          FAIL  ramp.sooner',
+            '# not ok 1 ramp.sooner',
+            '# # ramp_freq.c:12:later:fine',
+            '# ok 2 ramp.later',
+            'not ok 1 selftests: ramp: ramp_freq # exit=1',
+            '# selftests: boards: module_params.sh',
+            '# module did not load',
+            'not ok 2 selftests: boards: module_params.sh # exit=1',
+        ])
+        self.assertEqual(ktap.kselftest_failure_logs(text), [
+            ('kselftest: ramp: ramp_freq: ramp.sooner',
+             [' RUN           ramp.sooner ...',
+              'ramp_freq.c:388:sooner:median climb ratio 1.06',
+              '         FAIL  ramp.sooner']),
+            ('kselftest: boards: module_params.sh',
+             ['selftests: boards: module_params.sh', 'module did not load']),
+        ])
+        self.assertEqual(ktap.kselftest_failure_logs(KSELFTEST), [])
+
+    def test_failure_log_keeps_the_last_lines(self):
+        text = '\n'.join(['TAP version 13', '1..1', '# selftests: a: b'] +
+                         ['# line %d' % i for i in range(40)] +
+                         ['not ok 1 selftests: a: b # exit=1'])
+        (tid, lines), = ktap.kselftest_failure_logs(text, last=5)
+        self.assertEqual(lines, ['line %d' % i for i in range(35, 40)])
+
     def test_kernel_messages_are_dropped(self):
         lines = KSELFTEST.split('\n')
         lines.insert(9, '[   12.345678] sched: RT throttling activated')

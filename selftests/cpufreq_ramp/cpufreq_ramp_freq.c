@@ -2,8 +2,9 @@
 /*
  * Behaviour of schedutil's ramp-up tunables on a real (or emulated) cpufreq
  * driver, observed through scaling_cur_freq:
- *  - a step load (one CPU-bound task on a lightly loaded CPU) reaches the
- *    policy's maximum frequency no later with fast_ramp_up=1 than with 0;
+ *  - a step load (one CPU-bound task on a lightly loaded CPU) climbs from
+ *    the first raise to the policy's maximum frequency faster with
+ *    fast_ramp_up=1 than with 0, and reaches the maximum no later;
  *  - a large up_rate_limit_us delays reaching the maximum by about as much;
  *  - a large down_rate_limit_us keeps the maximum for about as long after
  *    the load stops.
@@ -317,35 +318,55 @@ static long long median(long long *v, int n)
 /*
  * fast_ramp_up=1 against 0 in RAMP_PAIRS pairs of rounds on the same
  * kernel, the order flipping from pair to pair (A B B A ...) so that drift
- * affects both alike.  One-sided: the median over the pairs of the time to
- * the maximum with 1 over the time with 0 must be at most RAMP_MAX_RATIO,
- * and 1 must be the faster in at least RAMP_MIN_WINS pairs.
+ * affects both alike.
  *
- * Measured with this program (RAMP_PAIRS 10) in the 4-CPU guests of
- * scripts/vm on a quiet 2-core host, 2026-12-01, both rates limits at
- * 1000 us: the median ratio was 0.84 and 0.88 on the sandybridge board
- * (policy1, 1600 to 3400 MHz in 44 to 52 ms; 1 faster in all 20 pairs),
- * 0.88 and 0.78 on the hikey960 board (policy2, the big cluster, 903 to
- * 2362 MHz in 77 to 94 ms; 19 of 20).  The same program with both arms
- * at 0 (an A/A run) gave 0.98, 1.03, 1.01 and 1.01, 1 "faster" in 4 to 6
- * pairs of 10, the logarithm of a pair's ratio spreading by 0.05 to 0.07
- * (standard deviation) against 0.07 to 0.14 with the feature.  The
- * median of 16 such ratios moves by about 1.25 * 0.07 / 4 = 0.02: 0.93 is
- * more than three of those from both 1 and the smallest effect seen.
- * That was before a frequency reached by a jump was kept while the
- * utilization that asked for it stays: with that (RAMP_PAIRS 16, same
- * host and guests, the kernel of the series as it is now) the median
- * ratio was 0.85 on the sandybridge board (16 of 16 pairs) and 0.77 on
- * the hikey960 board (15 of 16), from the output of scripts/run.
+ * A round has two parts: the wait for the first raise, until the
+ * spinner's utilization asks for more than the lowest frequency, and the
+ * climb from there to the maximum.  fast_ramp_up only changes the climb,
+ * and the wait, 35 to 55 ms on both boards, spreads by as much as the
+ * whole gain: its length depends on the utilization the spinner starts
+ * from.  So the test is one-sided on the climb (the median over the pairs
+ * of the climb with 1 over the climb with 0 at most RAMP_MAX_CLIMB_RATIO,
+ * 1 the faster in at least RAMP_MIN_WINS pairs) and only asks of the whole
+ * time to the maximum that 1 is not the slower in the median.
+ *
+ * Measured in the 4-CPU guests of scripts/vm on a quiet 2-core host,
+ * 2026-12-02, the series as it is, both rate limits at 1000 us, from the
+ * "pair" lines this test prints (runs of 16 pairs, from scripts/run and
+ * from 'scripts/vm -- ./cpufreq_ramp_freq -t fast_ramp_up_reaches_max_sooner'),
+ * the climbs being medians over the pairs:
+ *  - sandybridge (policy1, 1600 to 3400 MHz), five runs: climb 8.4 to
+ *    10.0 ms with 0, 2.8 to 3.1 ms with 1, median climb ratio 0.32 to
+ *    0.37, 1 faster in 15 or 16 of 16 pairs; whole time 0.79 to 0.92;
+ *  - hikey960 (policy2, 903 to 2362 MHz), two runs: climb 39.6 and
+ *    42.3 ms with 0, 22.8 and 23.8 ms with 1, median climb ratio 0.55 and
+ *    0.55 (pairs 0.43 to 0.72, the logarithm's standard deviation 0.12),
+ *    16 of 16; whole time 0.76 and 0.76.
+ * With fast_ramp_up a no-op both arms are the same program, so the median
+ * ratio is 1 give or take the spread of a median of 16 pairs (about
+ * 1.25 * 0.12 / 4 = 0.04 in the logarithm on the quiet host, a few times
+ * that when the host is busy): 0.75 sits far from both 1 and the largest
+ * median seen; the mutant schedutil-fast-ramp-up-noop gave 0.99 and 1.06.
+ * The whole time cannot bear more than "not slower": this test used to ask
+ * its median ratio to be at most 0.93 and 1 faster in 12 pairs, which a
+ * quiet run met with 0.92 and 13, and one run of make check did not.
  */
-#define RAMP_PAIRS	16
-#define RAMP_MAX_RATIO	0.93
-#define RAMP_MIN_WINS	12
+#define RAMP_PAIRS		16
+#define RAMP_MAX_CLIMB_RATIO	0.75
+#define RAMP_MIN_WINS		12
+
+/* From the first raise to the maximum, at least one polling interval. */
+static long long climb_us(long long total, long long first)
+{
+	long long c = first < 0 ? total : total - first;
+
+	return c < POLL_US ? POLL_US : c;
+}
 
 TEST_F_TIMEOUT(ramp, fast_ramp_up_reaches_max_sooner, 150)
 {
 	long long t[2], first[2];
-	double ratio[RAMP_PAIRS], med;
+	double climb[RAMP_PAIRS], whole[RAMP_PAIRS], med_climb, med_whole;
 	int i, j, wins = 0;
 
 	for (i = 0; i < RAMP_PAIRS; i++) {
@@ -356,19 +377,26 @@ TEST_F_TIMEOUT(ramp, fast_ramp_up_reaches_max_sooner, 150)
 				  BASE_LIMIT_US);
 			t[use_fast] = step_round(_metadata, self, &first[use_fast], NULL);
 		}
-		ratio[i] = (double)t[1] / t[0];
-		wins += t[1] < t[0];
-		TH_LOG("pair %2d: to %lu kHz: fast_ramp_up=0 %lld us (first raise at %lld), =1 %lld us (%lld): %.2f",
-		       i, self->hi, t[0], first[0], t[1], first[1], ratio[i]);
+		climb[i] = (double)climb_us(t[1], first[1]) / climb_us(t[0], first[0]);
+		whole[i] = (double)t[1] / t[0];
+		wins += climb[i] < 1;
+		TH_LOG("pair %2d: to %lu kHz: fast_ramp_up=0 %lld us (first raise at %lld), =1 %lld us (%lld): climb %.2f, whole %.2f",
+		       i, self->hi, t[0], first[0], t[1], first[1], climb[i],
+		       whole[i]);
 	}
-	qsort(ratio, RAMP_PAIRS, sizeof(ratio[0]), cmp_double);
-	med = (ratio[RAMP_PAIRS / 2 - 1] + ratio[RAMP_PAIRS / 2]) / 2;
-	TH_LOG("median ratio %.2f (at most %.2f wanted), fast_ramp_up=1 faster in %d of %d pairs (%d wanted)",
-	       med, RAMP_MAX_RATIO, wins, RAMP_PAIRS, RAMP_MIN_WINS);
-	EXPECT_LE(med, RAMP_MAX_RATIO)
-		TH_LOG("fast_ramp_up=1 did not reach the maximum sooner enough");
+	qsort(climb, RAMP_PAIRS, sizeof(climb[0]), cmp_double);
+	qsort(whole, RAMP_PAIRS, sizeof(whole[0]), cmp_double);
+	med_climb = (climb[RAMP_PAIRS / 2 - 1] + climb[RAMP_PAIRS / 2]) / 2;
+	med_whole = (whole[RAMP_PAIRS / 2 - 1] + whole[RAMP_PAIRS / 2]) / 2;
+	TH_LOG("median climb ratio %.2f (at most %.2f wanted), fast_ramp_up=1 climbed faster in %d of %d pairs (%d wanted); median whole-time ratio %.2f (at most 1 wanted)",
+	       med_climb, RAMP_MAX_CLIMB_RATIO, wins, RAMP_PAIRS, RAMP_MIN_WINS,
+	       med_whole);
+	EXPECT_LE(med_climb, RAMP_MAX_CLIMB_RATIO)
+		TH_LOG("fast_ramp_up=1 did not climb to the maximum faster enough");
 	EXPECT_GE(wins, RAMP_MIN_WINS)
-		TH_LOG("fast_ramp_up=1 did not reach the maximum sooner often enough");
+		TH_LOG("fast_ramp_up=1 did not climb to the maximum faster often enough");
+	EXPECT_LE(med_whole, 1.0)
+		TH_LOG("fast_ramp_up=1 took longer to reach the maximum");
 }
 
 #define UP_LIMIT_US	200000
