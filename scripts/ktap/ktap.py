@@ -193,15 +193,26 @@ def kunit_records(text):
     return _uniq(recs)
 
 
-def kselftest_records(text):
-    """Records of the kselftest programs and their harness cases."""
+def _kselftest_run(text):
+    """The top block of run-kselftests' output, None when it has no KTAP."""
     lines = kselftest_lines(text)
     if not any(VERSION.match(l) for l in lines):
+        return None
+    return parse_block(lines, '# ')
+
+
+def _program_name(prog):
+    return re.sub(r'^selftests: ', '', prog.name)
+
+
+def kselftest_records(text):
+    """Records of the kselftest programs and their harness cases."""
+    top = _kselftest_run(text)
+    if top is None:
         return []
-    top = parse_block(lines, '# ')
     recs = _top_problems(top, 'kselftest')
     for prog in top.tests:
-        name = re.sub(r'^selftests: ', '', prog.name)
+        name = _program_name(prog)
         recs.append((prog.status, 'kselftest: %s' % name, prog.reason))
         for case in prog.children:
             recs.append((case.status, 'kselftest: %s: %s' % (name, case.name),
@@ -213,12 +224,12 @@ def kselftest_failure_logs(text, last=15):
     """[(id, lines)] of each failed kselftest: the last lines it printed
     (a harness case's TH_LOG lines; for a program, its own output) where
     nothing nested under it failed, so a failure is shown once."""
-    lines = kselftest_lines(text)
-    if not any(VERSION.match(l) for l in lines):
+    top = _kselftest_run(text)
+    if top is None:
         return []
     out = []
-    for prog in parse_block(lines, '# ').tests:
-        name = re.sub(r'^selftests: ', '', prog.name)
+    for prog in top.tests:
+        name = _program_name(prog)
         failed = [c for c in prog.children if c.status == 'FAIL']
         for case in failed:
             out.append(('kselftest: %s: %s' % (name, case.name),

@@ -315,6 +315,12 @@ static long long median(long long *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+static double median_double(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /*
  * fast_ramp_up=1 against 0 in RAMP_PAIRS pairs of rounds on the same
  * kernel, the order flipping from pair to pair (A B B A ...) so that drift
@@ -384,10 +390,8 @@ TEST_F_TIMEOUT(ramp, fast_ramp_up_reaches_max_sooner, 150)
 		       i, self->hi, t[0], first[0], t[1], first[1], climb[i],
 		       whole[i]);
 	}
-	qsort(climb, RAMP_PAIRS, sizeof(climb[0]), cmp_double);
-	qsort(whole, RAMP_PAIRS, sizeof(whole[0]), cmp_double);
-	med_climb = (climb[RAMP_PAIRS / 2 - 1] + climb[RAMP_PAIRS / 2]) / 2;
-	med_whole = (whole[RAMP_PAIRS / 2 - 1] + whole[RAMP_PAIRS / 2]) / 2;
+	med_climb = median_double(climb, RAMP_PAIRS);
+	med_whole = median_double(whole, RAMP_PAIRS);
 	TH_LOG("median climb ratio %.2f (at most %.2f wanted), fast_ramp_up=1 climbed faster in %d of %d pairs (%d wanted); median whole-time ratio %.2f (at most 1 wanted)",
 	       med_climb, RAMP_MAX_CLIMB_RATIO, wins, RAMP_PAIRS, RAMP_MIN_WINS,
 	       med_whole);

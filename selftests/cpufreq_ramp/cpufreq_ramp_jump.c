@@ -536,7 +536,7 @@ TEST_F_TIMEOUT(uclamp, fast_ramp_up_stays_below_uclamp_max, 120)
 				   UCLAMP_BURST_US);
 		while (waitpid(pid, NULL, WNOHANG) == 0) {
 			f = cur_freq(&self->p);
-			if (f > top[fast])
+			if (round >= 0 && f > top[fast])
 				top[fast] = f;
 			sleep_us(POLL_US);
 		}
