@@ -88,3 +88,22 @@ lost_symbols() {
 		done <"$f"
 	done
 }
+
+# ccache_basedir DIR...: unless CCACHE_BASEDIR is set, set it to the
+# deepest directory that holds every DIR (the kernel tree and the output
+# directory), so that ccache hands the compiler those paths relative to
+# the output directory and finds the objects of the same build made from a
+# checkout in another directory (a CI clone).  Nothing in common: unset.
+ccache_basedir() {
+	[ -z "${CCACHE_BASEDIR:-}" ] || return 0
+	_cb=$(realpath -m "$1")
+	shift
+	for _d in "$@"; do
+		_d=$(realpath -m "$_d")
+		while [ "$_cb" != / ]; do
+			case "$_d/" in "$_cb"/*) break ;; esac
+			_cb=$(dirname "$_cb")
+		done
+	done
+	[ "$_cb" = / ] || export CCACHE_BASEDIR="$_cb"
+}
