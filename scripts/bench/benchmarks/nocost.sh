@@ -8,7 +8,11 @@
 # files to schedcmp; scripts/bench-kernels does that with interleaved boots.
 # Parameters: hackbench-P-g1 (hackbench -P -g 1 -p, HACKBENCH_LOOPS) and,
 # where perf is installed, perf-sched-pipe (perf bench sched pipe, the
-# wake-up round trip of two tasks, PIPE_LOOPS; its total time in seconds).
+# wake-up round trip of two tasks, PIPE_LOOPS; its total time in seconds)
+# and, where cpufreq keeps statistics, pipe-freq-changes (the frequency
+# changes of every policy, stats/total_trans, during one such run: the
+# governor's decisions, which with every knob at its default must be
+# v6.12's too).
 
 BENCH_UNIT=s
 BENCH_DIRECTION=lower
@@ -17,7 +21,23 @@ BENCH_SETTINGS="A=- A2=-"
 BENCH_PARAMS=hackbench-P-g1
 if command -v perf >/dev/null 2>&1; then
 	BENCH_PARAMS="$BENCH_PARAMS perf-sched-pipe"
+	if ls /sys/devices/system/cpu/cpufreq/policy*/stats/total_trans >/dev/null 2>&1; then
+		BENCH_PARAMS="$BENCH_PARAMS pipe-freq-changes"
+	fi
 fi
+
+# The frequency changes of all policies so far.
+nc_freq_changes() {
+	cat /sys/devices/system/cpu/cpufreq/policy*/stats/total_trans |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
+bench_unit() {
+	case $1 in
+	pipe-freq-changes) echo "changes lower" ;;
+	*) echo "s lower" ;;
+	esac
+}
 
 nc_default() { # PATH VALUE
 	if [ -w "$1" ]; then
@@ -44,7 +64,7 @@ bench_init() {
 
 bench_cmd() {
 	case $1 in
-	perf-sched-pipe) echo "perf bench sched pipe -l ${PIPE_LOOPS:-10000}" ;;
+	perf-sched-pipe | pipe-freq-changes) echo "perf bench sched pipe -l ${PIPE_LOOPS:-10000}" ;;
 	*) echo "hackbench -P -g 1 -p -l ${HACKBENCH_LOOPS:-200}" ;;
 	esac
 }
@@ -54,6 +74,11 @@ bench_run() {
 	perf-sched-pipe)
 		nc_out=$(perf bench sched pipe -l "${PIPE_LOOPS:-10000}") || return 1
 		printf '%s\n' "$nc_out" | awk '$1 == "Total" && $2 == "time:" { v = $3 } END { if (v == "") exit 1; print v }'
+		;;
+	pipe-freq-changes)
+		nc_before=$(nc_freq_changes)
+		perf bench sched pipe -l "${PIPE_LOOPS:-10000}" >/dev/null || return 1
+		echo $(($(nc_freq_changes) - nc_before))
 		;;
 	*)
 		nc_out=$(hackbench -P -g 1 -p -l "${HACKBENCH_LOOPS:-200}") || return 1
