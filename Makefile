@@ -29,7 +29,7 @@ help:
 	@echo "make kernel ARCH=...            the VM kernel in build/ARCH (CONFIG=debug: build/ARCH-debug)"
 	@echo "make kselftest-install ARCH=... the kselftests in the kernel's layout (run_kselftest.sh)"
 	@echo "make configs                    regenerate and check the board defconfigs"
-	@echo "make config-matrix              W=1 builds of the config corners: no new warning"
+	@echo "make config-matrix              W=1 builds (and links) of the config corners: no new warning"
 	@echo "make lava [LAVA_URL=...]        build/lava: the kselftests as LAVA jobs, and their artifacts"
 	@echo "make lava-check                 the jobs checked and the QEMU ones run by LAVA's dispatcher"
 	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
