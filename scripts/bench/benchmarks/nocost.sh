@@ -1,5 +1,5 @@
 # shellcheck shell=sh disable=SC2034 # the BENCH_* variables are read by schedbench
-# summary: A/A noise floor, every knob at its default (hackbench, sched pipe)
+# summary: A/A noise floor, every knob at its default (hackbench, sched pipe, frequency changes)
 #
 # Sourced by schedbench.  Both settings are the same: each project knob
 # that exists is set to its default for the whole run.  A star here means the
@@ -78,7 +78,10 @@ bench_run() {
 	pipe-freq-changes)
 		nc_before=$(nc_freq_changes)
 		perf bench sched pipe -l "${PIPE_LOOPS:-10000}" >/dev/null || return 1
-		echo $(($(nc_freq_changes) - nc_before))
+		nc_changes=$(($(nc_freq_changes) - nc_before))
+		# the statistics were reset meanwhile: no count for this run
+		[ "$nc_changes" -ge 0 ] || return 1
+		echo "$nc_changes"
 		;;
 	*)
 		nc_out=$(hackbench -P -g 1 -p -l "${HACKBENCH_LOOPS:-200}") || return 1
