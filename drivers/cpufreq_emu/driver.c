@@ -24,6 +24,9 @@
  *    the cooling devices itself, since the generic cpufreq cooling device
  *    needs THERMAL_OF.
  *
+ * With emulate_speed=1 the CPUs also compute at the speed their capacity
+ * and frequency say, by losing time in hard-IRQ context (speed.c).
+ *
  * Nothing is registered when the tables or parameters are invalid.
  */
 
@@ -33,16 +36,22 @@
 #include <linux/cpufreq.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/pm_opp.h>
 #include <linux/pm_qos.h>
+#include <linux/sched/topology.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/thermal.h>
 
+#include "emu.h"
+
 #define EMU_MAX_FREQS		64
 #define EMU_DEFAULT_LATENCY_NS	20000
+#define EMU_SPEED_PERIOD_US_MIN	100
+#define EMU_SPEED_PERIOD_US_MAX	1000
 
 static char *freqs;
 module_param(freqs, charp, 0444);
@@ -63,6 +72,16 @@ static bool fast_switch;
 module_param(fast_switch, bool, 0444);
 MODULE_PARM_DESC(fast_switch,
 		 "Let schedutil switch frequency from scheduler context (default: off, switches go through the governor's worker like cpufreq-dt)");
+
+static bool emulate_speed;
+module_param(emulate_speed, bool, 0444);
+MODULE_PARM_DESC(emulate_speed,
+		 "Make each busy CPU compute at capacity/1024 * cur/max of its policy by spinning in hard-IRQ context (default: off, every CPU runs as fast as the host lets it)");
+
+static unsigned int speed_period_us = EMU_SPEED_PERIOD_US_MAX;
+module_param(speed_period_us, uint, 0444);
+MODULE_PARM_DESC(speed_period_us,
+		 "Period of the speed emulation in us, 100..1000 (default 1000)");
 
 /**
  * struct emu_domain - CPUs switching frequency together.
@@ -252,6 +271,7 @@ static int emu_cpufreq_target_index(struct cpufreq_policy *policy,
 	struct emu_domain *d = policy->driver_data;
 
 	WRITE_ONCE(d->cur, policy->freq_table[index].frequency);
+	emu_speed_changed(d->cpus);
 	return 0;
 }
 
@@ -264,7 +284,20 @@ static unsigned int emu_cpufreq_fast_switch(struct cpufreq_policy *policy,
 	/* schedutil passes a resolved frequency: this finds its entry. */
 	index = cpufreq_table_find_index_l(policy, target_freq, false);
 	WRITE_ONCE(d->cur, policy->freq_table[index].frequency);
+	emu_speed_changed(d->cpus);
 	return policy->freq_table[index].frequency;
+}
+
+unsigned int emu_cpu_speed(unsigned int cpu)
+{
+	struct emu_domain *d = per_cpu(emu_domain_of, cpu);
+	unsigned long speed;
+
+	if (!d)
+		return SCHED_CAPACITY_SCALE;
+	speed = div_u64((u64)arch_scale_cpu_capacity(cpu) * READ_ONCE(d->cur),
+			d->table[d->nr_freqs - 1].frequency);
+	return clamp_t(unsigned long, speed, EMU_MIN_SPEED, SCHED_CAPACITY_SCALE);
 }
 
 static void emu_cpufreq_register_em(struct cpufreq_policy *policy)
@@ -575,6 +608,13 @@ static int __init emu_cpufreq_module_init(void)
 	unsigned int i, cpu;
 	int ret;
 
+	if (emulate_speed && (speed_period_us < EMU_SPEED_PERIOD_US_MIN ||
+			      speed_period_us > EMU_SPEED_PERIOD_US_MAX)) {
+		pr_err("speed_period_us=%u is out of range: use %u..%u\n",
+		       speed_period_us, EMU_SPEED_PERIOD_US_MIN,
+		       EMU_SPEED_PERIOD_US_MAX);
+		return -EINVAL;
+	}
 	if (freqs && *freqs)
 		ret = emu_domains_from_params();
 	else
@@ -614,6 +654,13 @@ static int __init emu_cpufreq_module_init(void)
 		       ": another cpufreq driver is registered" : "");
 		goto err;
 	}
+	if (emulate_speed) {
+		ret = emu_speed_start(speed_period_us);
+		if (ret) {
+			cpufreq_unregister_driver(&emu_cpufreq_driver);
+			goto err;
+		}
+	}
 	return 0;
 
 err:
@@ -624,7 +671,10 @@ module_init(emu_cpufreq_module_init);
 
 static void __exit emu_cpufreq_module_exit(void)
 {
+	/* No frequency change, hence no kick, after the driver is gone. */
 	cpufreq_unregister_driver(&emu_cpufreq_driver);
+	if (emulate_speed)
+		emu_speed_stop();
 	emu_free_domains();
 }
 module_exit(emu_cpufreq_module_exit);
