@@ -30,6 +30,7 @@ help:
 	@echo "make kselftest-install ARCH=... the kselftests in the kernel's layout (run_kselftest.sh)"
 	@echo "make configs                    regenerate and check the board defconfigs"
 	@echo "make config-matrix              W=1 builds (and links) of the config corners: no new warning"
+	@echo "make board-kernels [BOARDS=..]  the real boards' kernels, built and booted on the emulated boards"
 	@echo "make lava [LAVA_URL=...]        build/lava: the kselftests as LAVA jobs, and their artifacts"
 	@echo "make lava-check                 the jobs checked and the QEMU ones run by LAVA's dispatcher"
 	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
@@ -89,6 +90,12 @@ check-mutants: tree
 
 configs: tree
 	@scripts/configs
+
+# Too slow for make check: an hour and more on 2 cores.
+BOARDS ?=
+.PHONY: board-kernels
+board-kernels: tree
+	@scripts/board-kernels $(BOARDS)
 
 .PHONY: config-matrix
 config-matrix: tree
