@@ -11,9 +11,9 @@ KSFT_PASS=0
 KSFT_FAIL=1
 KSFT_SKIP=4
 
-mod=cpufreq_emu
-params=/sys/module/$mod/parameters
-driver=/sys/devices/system/cpu/cpufreq/policy0/scaling_driver
+# shellcheck source=selftests/boards/emu_module.sh
+. "$(dirname "$0")/emu_module.sh"
+
 n=0
 failed=0
 
@@ -32,23 +32,6 @@ not_ok() {
 	n=$((n + 1))
 	failed=1
 	echo "not ok $n $*"
-}
-
-find_ko() {
-	for ko in ${CPUFREQ_EMU_KO:-} /lib/modules/extra/$mod.ko \
-		"/lib/modules/$(uname -r)/extra/$mod.ko"; do
-		[ -f "$ko" ] && { echo "$ko"; return 0; }
-	done
-	return 1
-}
-
-# The parameters the module is loaded with now, as insmod arguments.
-saved_args() {
-	for p in freqs policies latency_ns fast_switch; do
-		[ -r "$params/$p" ] || continue
-		v=$(cat "$params/$p")
-		[ "$v" = "(null)" ] || [ -z "$v" ] || printf '%s=%s ' "$p" "$v"
-	done
 }
 
 # expect_refused NAME MESSAGE ARGS...: insmod must fail, log MESSAGE and
@@ -87,7 +70,7 @@ fi
 ncpus=$(grep -c '^processor' /proc/cpuinfo)
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..10"
 expect_refused "malformed_frequency" "'abc' is not a frequency in kHz" freqs=1600000,abc
 expect_refused "descending_table" "must be strictly ascending" freqs=2000000,1000000
 expect_refused "zero_frequency" "'0' is not a frequency in kHz" freqs=0,1000000
@@ -95,6 +78,8 @@ expect_refused "empty_entry" "'' is not a frequency in kHz" freqs=1000000,,20000
 expect_refused "unknown_cpu" "names a CPU that does not exist" freqs=1000000 policies=0-999
 expect_refused "table_count" "9 tables for" \
 	freqs=1/2/3/4/5/6/7/8/9 policies=0-$((ncpus - 1))
+expect_refused "speed_period_range" "speed_period_us=5000 is out of range" \
+	emulate_speed=1 speed_period_us=5000
 if [ "$ncpus" -ge 2 ]; then
 	expect_refused "cpu_in_no_policy" "are in no policy" freqs=1000000 policies=0
 	expect_refused "overlapping_policies" "overlaps another policy" \

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The speed emulation of cpufreq_emu (emulate_speed=1): a fixed amount of
+ * work, pinned to each CPU at each of its OPPs, takes 1/speed as long as
+ * on the fastest CPU at its top OPP, where
+ *
+ *	speed = cpu_capacity / 1024 * f / cpuinfo_max_freq
+ *
+ * (at least EMU_MIN_SPEED); with emulate_speed=0 it takes as long on
+ * every CPU at every OPP.  The reference and the point are measured in
+ * turn, SAMPLES times each, so that the host's drift touches both; the
+ * ratio of their medians is compared with the expected ratio.  Skips
+ * where cpufreq_emu does not drive the CPUs.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "knob_io.h"
+
+#define CPU		"/sys/devices/system/cpu"
+#define PARAM		"/sys/module/cpufreq_emu/parameters/"
+#define SPEED_VIEW	"/sys/kernel/debug/cpufreq_emu_speed"
+#define MAX_CPUS	64
+#define MAX_FREQS	32
+#define SAMPLES		9
+#define REF_MS		20	/* the work's length at speed 1024 */
+#define EMU_MIN_SPEED	128	/* drivers/cpufreq_emu/emu.h */
+
+/*
+ * Two checks per CPU and OPP (see TEST_F(speed, ratios) for the data).
+ * The fraction of the work's time that cpufreq_emu took (its debugfs
+ * view) is 1 - speed/1024 within LOST_TOL.  The work's time over the
+ * reference's is 1024/speed within TIME_TOL plus TIME_SPREAD times the
+ * spread of the samples (their median absolute deviation over their
+ * median), at most TIME_TOL_MAX.
+ */
+#define LOST_TOL	0.12
+#define TIME_TOL	0.25
+#define TIME_SPREAD	2.0
+#define TIME_TOL_MAX	0.35
+
+struct cpu_info {
+	int cpu;
+	int policy;			/* first CPU of its policy */
+	unsigned long capacity;		/* 1024 without cpu_capacity */
+	unsigned long max_freq;		/* cpuinfo_max_freq, kHz */
+	int nr_freqs;
+	unsigned long freqs[MAX_FREQS];	/* ascending */
+	char governor[32];		/* to restore */
+	unsigned long scaling_max;	/* to restore */
+};
+
+FIXTURE(speed) {
+	int nr;
+	struct cpu_info cpus[MAX_CPUS];
+	int ref;			/* index of the fastest CPU */
+	bool emulated;
+	unsigned long loops;		/* REF_MS of work at the reference */
+};
+
+static int cpu_read_str(int cpu, const char *file, char *buf, size_t size)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), CPU "/cpu%d/%s", cpu, file);
+	if (kio_read_line(path, buf, size))
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static long cpu_read_ul(int cpu, const char *file)
+{
+	char path[128];
+	unsigned long v;
+
+	snprintf(path, sizeof(path), CPU "/cpu%d/%s", cpu, file);
+	return kio_read_ul(path, &v) ? -1 : (long)v;
+}
+
+static int policy_write(int policy, const char *file, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), CPU "/cpufreq/policy%d/%s", policy, file);
+	return kio_write_str(path, val);
+}
+
+static int policy_set_max(int policy, unsigned long khz)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%lu", khz);
+	return policy_write(policy, "scaling_max_freq", val);
+}
+
+static const char *absent(void)
+{
+	char drv[64];
+
+	if (cpu_read_str(0, "cpufreq/scaling_driver", drv, sizeof(drv)) ||
+	    strcmp(drv, "cpufreq_emu"))
+		return "cpufreq_emu does not drive CPU0: not an emulated board";
+	if (access(PARAM "emulate_speed", R_OK))
+		return "this cpufreq_emu has no emulate_speed parameter";
+	if (access(CPU "/cpu0/cpufreq/scaling_max_freq", W_OK))
+		return "scaling_max_freq is not writable (must be run as root)";
+	return NULL;
+}
+
+static int parse_freqs(struct cpu_info *c, char *list)
+{
+	char *tok, *save;
+
+	c->nr_freqs = 0;
+	for (tok = strtok_r(list, " ", &save); tok && c->nr_freqs < MAX_FREQS;
+	     tok = strtok_r(NULL, " ", &save))
+		c->freqs[c->nr_freqs++] = strtoul(tok, NULL, 10);
+	return c->nr_freqs ? 0 : -1;
+}
+
+static unsigned long expected_speed(const struct cpu_info *c,
+				    unsigned long khz)
+{
+	unsigned long s = c->capacity * khz / c->max_freq;
+
+	return s < EMU_MIN_SPEED ? EMU_MIN_SPEED : s > 1024 ? 1024 : s;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* @loops of work on @cpu; its length in seconds, or -1. */
+static double work(int cpu, unsigned long loops)
+{
+	volatile unsigned long sink = 0;
+	unsigned long i;
+	double t0;
+
+	if (pin(cpu))
+		return -1;
+	usleep(1000);	/* be on @cpu, and let it see the new frequency */
+	t0 = now_s();
+	for (i = 0; i < loops; i++)
+		sink += i;
+	return now_s() - t0;
+}
+
+/* The time cpufreq_emu took from @cpu so far, in seconds; 0 without it. */
+static double lost_s(int cpu)
+{
+	char buf[64 * 96], want[16], *p;
+	unsigned long long ns;
+
+	if (kio_read(SPEED_VIEW, buf, sizeof(buf)) < 0)
+		return 0;
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	for (p = buf; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, want, strlen(want)) &&
+		    (p = strstr(p, "lost_ns=")) && sscanf(p, "lost_ns=%llu", &ns) == 1)
+			return ns / 1e9;
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_double_ul(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The median absolute deviation of @v over its median @m. */
+static double rel_spread(const double *v, int n, double m)
+{
+	double d[SAMPLES];
+	int i;
+
+	for (i = 0; i < n; i++)
+		d[i] = fabs(v[i] - m);
+	return median(d, n) / m;
+}
+
+FIXTURE_SETUP(speed)
+{
+	char buf[512];
+	int cpu, i;
+	double t;
+
+	if (absent())
+		SKIP(return, "%s", absent());
+	ASSERT_EQ(0, kio_read_line(PARAM "emulate_speed", buf, sizeof(buf)));
+	self->emulated = buf[0] == 'Y';
+	self->nr = 0;
+	self->ref = 0;
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct cpu_info *c = &self->cpus[self->nr];
+		long v;
+
+		if (cpu_read_str(cpu, "cpufreq/scaling_available_frequencies",
+				 buf, sizeof(buf)))
+			continue;
+		c->cpu = cpu;
+		ASSERT_EQ(0, parse_freqs(c, buf));
+		qsort(c->freqs, c->nr_freqs, sizeof(c->freqs[0]), cmp_double_ul);
+		ASSERT_LT(0, v = cpu_read_ul(cpu, "cpufreq/cpuinfo_max_freq"));
+		c->max_freq = v;
+		v = cpu_read_ul(cpu, "cpu_capacity");
+		c->capacity = v > 0 ? v : 1024;
+		ASSERT_EQ(0, cpu_read_str(cpu, "cpufreq/related_cpus", buf,
+					  sizeof(buf)));
+		c->policy = atoi(buf);
+		ASSERT_EQ(0, cpu_read_str(cpu, "cpufreq/scaling_governor",
+					  c->governor, sizeof(c->governor)));
+		ASSERT_LT(0, v = cpu_read_ul(cpu, "cpufreq/scaling_max_freq"));
+		c->scaling_max = v;
+		if (c->capacity > self->cpus[self->ref].capacity)
+			self->ref = self->nr;
+		self->nr++;
+	}
+	ASSERT_LT(0, self->nr);
+	/* performance: each policy runs at its scaling_max_freq */
+	for (i = 0; i < self->nr; i++)
+		ASSERT_EQ(0, policy_write(self->cpus[i].policy,
+					  "scaling_governor", "performance"));
+	for (i = 0; i < self->nr; i++)
+		ASSERT_EQ(0, policy_set_max(self->cpus[i].policy,
+					    self->cpus[i].max_freq));
+	/* REF_MS of work on the reference CPU. */
+	self->loops = 1000000;
+	for (i = 0; i < 5; i++) {
+		t = work(self->cpus[self->ref].cpu, self->loops);
+		ASSERT_LT(0, t);
+		self->loops = self->loops * (REF_MS / 1000.0) / t;
+	}
+}
+
+FIXTURE_TEARDOWN(speed)
+{
+	char val[32];
+	int i;
+
+	for (i = 0; i < self->nr; i++) {
+		struct cpu_info *c = &self->cpus[i];
+
+		snprintf(val, sizeof(val), "%lu", c->scaling_max);
+		policy_write(c->policy, "scaling_max_freq", val);
+		policy_write(c->policy, "scaling_governor", c->governor);
+	}
+}
+
+/* The OPPs measured: all of a short table, else lowest, middle, top. */
+static int chosen_freqs(const struct cpu_info *c, unsigned long *f)
+{
+	int i;
+
+	if (c->nr_freqs <= 5) {
+		for (i = 0; i < c->nr_freqs; i++)
+			f[i] = c->freqs[i];
+		return c->nr_freqs;
+	}
+	f[0] = c->freqs[0];
+	f[1] = c->freqs[c->nr_freqs / 2];
+	f[2] = c->freqs[c->nr_freqs - 1];
+	return 3;
+}
+
+/*
+ * Every CPU at each chosen OPP against the reference at its top OPP.
+ * With emulate_speed=1 the ratio must be 1024/speed, else 1.
+ *
+ * Measured 2026-12-02 on a quiet 2-core host, 4 vCPUs, period 1 ms
+ * (scripts/vm --arch ARCH -- run-kselftests boards).  Emulation off: all
+ * ratios 0.98..1.02, nothing lost.  On: the fraction lost, as the driver
+ * counts it (from each expiry due to the end of its spin), was 0.000 to
+ * 0.084 above 1 - speed/1024, and the work's ratio 0.76..1.02 of
+ * 1024/speed, lowest on the hikey960 board's LITTLEs at their lowest
+ * OPPs.  The gap is TCG's: a build of the driver that does not spin still
+ * counts up to 0.24 lost while the work takes only 1.05 times as long, so
+ * the timer's interrupt reaches the vCPU 100 to 250 us after it is due
+ * and the work runs on meanwhile; a 250 us period made the ratios
+ * 0.65..1.16.  Hence the wide TIME_TOL, and LOST_TOL on what the driver
+ * controls.  That build fails the lost check at every OPP but the top
+ * ones (0.03..0.24 against 0.55..0.87 on the LITTLEs) and the time check
+ * wherever 1024/speed exceeds 1.35: 15 of 20 points out.  The data:
+ * Documentation/data/speed-emulation-20261202/, the ranges from
+ * scripts/docs/speed-ranges.
+ */
+TEST_F_TIMEOUT(speed, ratios, 300)
+{
+	const struct cpu_info *ref = &self->cpus[self->ref];
+	unsigned long f[MAX_FREQS];
+	int i, j, k, n, bad = 0;
+
+	TH_LOG("emulate_speed=%c, reference cpu%d (capacity %lu) at %lu kHz, %lu loops",
+	       self->emulated ? 'Y' : 'N', ref->cpu, ref->capacity,
+	       ref->max_freq, self->loops);
+	for (i = 0; i < self->nr; i++) {
+		const struct cpu_info *c = &self->cpus[i];
+
+		n = chosen_freqs(c, f);
+		for (j = 0; j < n; j++) {
+			double r[SAMPLES], rr[SAMPLES], lost[SAMPLES], m, spread, want, tol;
+			double want_lost, got_lost, tr, tp, l0;
+			bool out;
+			unsigned long sp = expected_speed(c, f[j]);
+			long cur;
+
+			for (k = 0; k < SAMPLES; k++) {
+				ASSERT_EQ(0, policy_set_max(ref->policy, ref->max_freq));
+				ASSERT_LT(0, tr = work(ref->cpu, self->loops));
+				ASSERT_EQ(0, policy_set_max(c->policy, f[j]));
+				l0 = lost_s(c->cpu);
+				ASSERT_LT(0, tp = work(c->cpu, self->loops));
+				lost[k] = (lost_s(c->cpu) - l0) / tp;
+				cur = cpu_read_ul(c->cpu, "cpufreq/scaling_cur_freq");
+				ASSERT_EQ((long)f[j], cur);
+				ASSERT_EQ(0, policy_set_max(c->policy, c->max_freq));
+				r[k] = tp;
+				rr[k] = tr;
+			}
+			/*
+			 * The ratio of the medians: a sample the host stretched,
+			 * of the point or of the reference, moves neither.
+			 */
+			m = median(r, SAMPLES);
+			spread = rel_spread(r, SAMPLES, m);
+			m /= median(rr, SAMPLES);
+			want = self->emulated ? 1024.0 / sp : 1.0;
+			want_lost = self->emulated ? 1 - sp / 1024.0 : 0;
+			got_lost = median(lost, SAMPLES);
+			tol = TIME_TOL + TIME_SPREAD * spread;
+			if (tol > TIME_TOL_MAX)
+				tol = TIME_TOL_MAX;
+			out = fabs(m / want - 1) > tol ||
+			      fabs(got_lost - want_lost) > LOST_TOL;
+			TH_LOG("cpu%d at %7lu kHz: speed %4lu/1024: time %.3f x the reference (%.3f wanted, tolerance %.3f), %.3f of it lost (%.3f wanted)%s",
+			       c->cpu, f[j], sp, m, want, tol, got_lost,
+			       want_lost, out ? ": OUT" : "");
+			bad += out;
+		}
+	}
+	EXPECT_EQ(0, bad);
+}
+
+TEST_HARNESS_MAIN
