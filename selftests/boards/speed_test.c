@@ -15,9 +15,12 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/times.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,7 +39,10 @@
 /*
  * Two checks per CPU and OPP (see TEST_F(speed, ratios) for the data).
  * The fraction of the work's time that cpufreq_emu took (its debugfs
- * view) is 1 - speed/1024 within LOST_TOL.  The work's time over the
+ * view) is at least 1 - speed/1024 - LOST_TOL (0 when off): the driver
+ * counts from the expiry due, and a host that stops the vCPU makes the
+ * interrupt late, so more is no error of the driver's; the time check
+ * bounds what the work lost.  The work's time over the
  * reference's is 1024/speed within TIME_TOL plus TIME_SPREAD times the
  * spread of the samples (their median absolute deviation over their
  * median), at most TIME_TOL_MAX.
@@ -309,7 +315,9 @@ static int chosen_freqs(const struct cpu_info *c, unsigned long *f)
  * counts it (from each expiry due to the end of its spin), was 0.000 to
  * 0.084 above 1 - speed/1024, and the work's ratio 0.76..1.02 of
  * 1024/speed, lowest on the hikey960 board's LITTLEs at their lowest
- * OPPs.  The gap is TCG's: a build of the driver that does not spin still
+ * OPPs.  With a kernel build beside it the count was up to 0.51 above,
+ * the host's delays counted as lost, while the times were 0.64..1.09 of
+ * what they should be (0.77..1.32 off): hence a lower bound only.  The gap is TCG's: a build of the driver that does not spin still
  * counts up to 0.24 lost while the work takes only 1.05 times as long, so
  * the timer's interrupt reaches the vCPU 100 to 250 us after it is due
  * and the work runs on meanwhile; a 250 us period made the ratios
@@ -367,7 +375,8 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 			if (tol > TIME_TOL_MAX)
 				tol = TIME_TOL_MAX;
 			out = fabs(m / want - 1) > tol ||
-			      fabs(got_lost - want_lost) > LOST_TOL;
+			      got_lost < want_lost - LOST_TOL ||
+			      (!self->emulated && got_lost > 0);
 			TH_LOG("cpu%d at %7lu kHz: speed %4lu/1024: time %.3f x the reference (%.3f wanted, tolerance %.3f), %.3f of it lost (%.3f wanted)%s",
 			       c->cpu, f[j], sp, m, want, tol, got_lost,
 			       want_lost, out ? ": OUT" : "");
@@ -375,6 +384,67 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 		}
 	}
 	EXPECT_EQ(0, bad);
+}
+
+/*
+ * Guest time stays honest at the slowest speed: every CPU busy at its
+ * lowest OPP for longer than the soft-lockup threshold (20 s), the
+ * tick-based clock (times(), jiffies) keeps up with CLOCK_MONOTONIC, and
+ * the kernel reports no soft lockup, RCU stall or hung task.  The spins
+ * hold interrupts off for at most 7/8 of a period, far less than a tick,
+ * so jiffies, which the tick catches up from the clocksource, cannot
+ * fall behind by more than a tick or two.
+ */
+#define LOWEST_SECONDS	25
+#define CLOCK_TOL_S	0.05
+
+TEST_F_TIMEOUT(speed, lowest_opp_everywhere, 120)
+{
+	static const char *const splats[] = {
+		"soft lockup", "rcu_sched self-detected stall",
+		"rcu: INFO:", "blocked for more than", NULL,
+	};
+	pid_t pids[MAX_CPUS];
+	double t0, mono, ticks;
+	struct tms tms;
+	clock_t c0;
+	int i, before;
+
+	if (!self->emulated)
+		SKIP(return, "emulate_speed is off: nothing slows the CPUs");
+	before = kio_kmsg_count(splats, NULL, 0);
+	ASSERT_LE(0, before);
+	for (i = 0; i < self->nr; i++)
+		ASSERT_EQ(0, policy_set_max(self->cpus[i].policy,
+					    self->cpus[i].freqs[0]));
+	for (i = 0; i < self->nr; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (!pids[i]) {
+			volatile unsigned long sink = 0;
+
+			if (pin(self->cpus[i].cpu))
+				_exit(1);
+			for (;;)
+				sink++;
+		}
+	}
+	c0 = times(&tms);
+	t0 = now_s();
+	sleep(LOWEST_SECONDS);
+	ticks = (double)(times(&tms) - c0) / sysconf(_SC_CLK_TCK);
+	mono = now_s() - t0;
+	for (i = 0; i < self->nr; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+	for (i = 0; i < self->nr; i++)
+		policy_set_max(self->cpus[i].policy, self->cpus[i].max_freq);
+	TH_LOG("%d CPUs at their lowest OPP for %.2f s of CLOCK_MONOTONIC: %.2f s of ticks",
+	       self->nr, mono, ticks);
+	EXPECT_GE(CLOCK_TOL_S, fabs(ticks - mono));
+	EXPECT_EQ(before, kio_kmsg_count(splats, NULL, 0))
+		TH_LOG("the kernel reported a lockup or stall");
 }
 
 TEST_HARNESS_MAIN
