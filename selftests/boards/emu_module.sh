@@ -20,9 +20,10 @@ find_ko() {
 
 # The parameters the module is loaded with now, as insmod arguments.
 saved_args() {
-	for p in freqs policies latency_ns fast_switch emulate_speed speed_period_us; do
-		[ -r "$params/$p" ] || continue
-		v=$(cat "$params/$p")
+	for f in "$params"/*; do
+		[ -r "$f" ] || continue
+		p=${f##*/}
+		v=$(cat "$f")
 		[ "$v" = "(null)" ] || [ -z "$v" ] || printf '%s=%s ' "$p" "$v"
 	done
 }

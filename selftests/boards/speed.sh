@@ -34,6 +34,8 @@ restore() {
 }
 
 rmmod $mod || skip "cannot unload $mod"
+# Killed at its timeout, the test must still leave the module as it was.
+trap 'restore; exit $KSFT_FAIL' TERM INT HUP
 # shellcheck disable=SC2086
 if ! insmod "$ko" $args emulate_speed=1; then
 	echo "# insmod $ko $args emulate_speed=1 failed:"
@@ -43,5 +45,6 @@ if ! insmod "$ko" $args emulate_speed=1; then
 fi
 "$test"
 rc=$?
+trap - TERM INT HUP
 restore || rc=$KSFT_FAIL
 exit $rc

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/times.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -54,7 +55,6 @@
 
 struct cpu_info {
 	int cpu;
-	int policy;			/* first CPU of its policy */
 	unsigned long capacity;		/* 1024 without cpu_capacity */
 	unsigned long max_freq;		/* cpuinfo_max_freq, kHz */
 	int nr_freqs;
@@ -68,7 +68,10 @@ FIXTURE(speed) {
 	struct cpu_info cpus[MAX_CPUS];
 	int ref;			/* index of the fastest CPU */
 	bool emulated;
+	bool changed;			/* governors and limits to restore */
 	unsigned long loops;		/* REF_MS of work at the reference */
+	int nkids;
+	pid_t kids[MAX_CPUS];		/* spinners to kill in teardown */
 };
 
 static int cpu_read_str(int cpu, const char *file, char *buf, size_t size)
@@ -91,20 +94,21 @@ static long cpu_read_ul(int cpu, const char *file)
 	return kio_read_ul(path, &v) ? -1 : (long)v;
 }
 
-static int policy_write(int policy, const char *file, const char *val)
+/* Through cpu<N>/cpufreq: the policy directory need not be named <N>. */
+static int policy_write(int cpu, const char *file, const char *val)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), CPU "/cpufreq/policy%d/%s", policy, file);
+	snprintf(path, sizeof(path), CPU "/cpu%d/cpufreq/%s", cpu, file);
 	return kio_write_str(path, val);
 }
 
-static int policy_set_max(int policy, unsigned long khz)
+static int policy_set_max(int cpu, unsigned long khz)
 {
 	char val[32];
 
 	snprintf(val, sizeof(val), "%lu", khz);
-	return policy_write(policy, "scaling_max_freq", val);
+	return policy_write(cpu, "scaling_max_freq", val);
 }
 
 static const char *absent(void)
@@ -157,37 +161,50 @@ static int pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* @loops of work on @cpu; its length in seconds, or -1. */
-static double work(int cpu, unsigned long loops)
+static double lost_s(int cpu);
+
+/*
+ * @loops of work on @cpu: its length in seconds, or -1.  With @lost, the
+ * fraction of it that cpufreq_emu took (0 when it takes nothing).
+ */
+static double work(int cpu, unsigned long loops, bool emulated, double *lost)
 {
 	volatile unsigned long sink = 0;
+	double t0, t, l0 = 0, l1 = 0;
 	unsigned long i;
-	double t0;
 
 	if (pin(cpu))
 		return -1;
 	usleep(1000);	/* be on @cpu, and let it see the new frequency */
+	if (lost && emulated && (l0 = lost_s(cpu)) < 0)
+		return -1;
 	t0 = now_s();
 	for (i = 0; i < loops; i++)
 		sink += i;
-	return now_s() - t0;
+	t = now_s() - t0;
+	if (lost && emulated && (l1 = lost_s(cpu)) < 0)
+		return -1;
+	if (lost)
+		*lost = (l1 - l0) / t;
+	return t;
 }
 
-/* The time cpufreq_emu took from @cpu so far, in seconds; 0 without it. */
+/* The time cpufreq_emu took from @cpu so far, in seconds, or -1. */
 static double lost_s(int cpu)
 {
-	char buf[64 * 96], want[16], *p;
+	char buf[MAX_CPUS * 96], *line, *save;
 	unsigned long long ns;
+	unsigned long speed;
+	int c;
 
 	if (kio_read(SPEED_VIEW, buf, sizeof(buf)) < 0)
-		return 0;
-	snprintf(want, sizeof(want), "cpu%d ", cpu);
-	for (p = buf; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		if (!strncmp(p, want, strlen(want)) &&
-		    (p = strstr(p, "lost_ns=")) && sscanf(p, "lost_ns=%llu", &ns) == 1)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "cpu%d speed=%lu lost_ns=%llu", &c, &speed, &ns) == 3 &&
+		    c == cpu)
 			return ns / 1e9;
-	}
-	return 0;
+	return -1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -224,13 +241,14 @@ static double rel_spread(const double *v, int n, double m)
 FIXTURE_SETUP(speed)
 {
 	char buf[512];
-	int cpu, i;
-	double t;
+	int cpu;
 
 	if (absent())
 		SKIP(return, "%s", absent());
 	ASSERT_EQ(0, kio_read_line(PARAM "emulate_speed", buf, sizeof(buf)));
 	self->emulated = buf[0] == 'Y';
+	if (self->emulated)
+		ASSERT_LE(0, lost_s(0)) TH_LOG("no " SPEED_VIEW " with emulate_speed=Y");
 	self->nr = 0;
 	self->ref = 0;
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -247,9 +265,6 @@ FIXTURE_SETUP(speed)
 		c->max_freq = v;
 		v = cpu_read_ul(cpu, "cpu_capacity");
 		c->capacity = v > 0 ? v : 1024;
-		ASSERT_EQ(0, cpu_read_str(cpu, "cpufreq/related_cpus", buf,
-					  sizeof(buf)));
-		c->policy = atoi(buf);
 		ASSERT_EQ(0, cpu_read_str(cpu, "cpufreq/scaling_governor",
 					  c->governor, sizeof(c->governor)));
 		ASSERT_LT(0, v = cpu_read_ul(cpu, "cpufreq/scaling_max_freq"));
@@ -259,20 +274,33 @@ FIXTURE_SETUP(speed)
 		self->nr++;
 	}
 	ASSERT_LT(0, self->nr);
-	/* performance: each policy runs at its scaling_max_freq */
+}
+
+/*
+ * Every policy under performance at its top OPP, and REF_MS of work on
+ * the reference CPU counted in loops.  In the test, not in the setup:
+ * the teardown, which restores what this changes, runs only after a
+ * setup that completed.
+ */
+static int prepare(FIXTURE_DATA(speed) *self)
+{
+	const struct cpu_info *ref = &self->cpus[self->ref];
+	double t;
+	int i;
+
+	self->changed = true;
 	for (i = 0; i < self->nr; i++)
-		ASSERT_EQ(0, policy_write(self->cpus[i].policy,
-					  "scaling_governor", "performance"));
-	for (i = 0; i < self->nr; i++)
-		ASSERT_EQ(0, policy_set_max(self->cpus[i].policy,
-					    self->cpus[i].max_freq));
-	/* REF_MS of work on the reference CPU. */
+		if (policy_write(self->cpus[i].cpu, "scaling_governor", "performance") ||
+		    policy_set_max(self->cpus[i].cpu, self->cpus[i].max_freq))
+			return -1;
 	self->loops = 1000000;
 	for (i = 0; i < 5; i++) {
-		t = work(self->cpus[self->ref].cpu, self->loops);
-		ASSERT_LT(0, t);
+		t = work(ref->cpu, self->loops, false, NULL);
+		if (t <= 0)
+			return -1;
 		self->loops = self->loops * (REF_MS / 1000.0) / t;
 	}
+	return 0;
 }
 
 FIXTURE_TEARDOWN(speed)
@@ -280,12 +308,18 @@ FIXTURE_TEARDOWN(speed)
 	char val[32];
 	int i;
 
+	for (i = 0; i < self->nkids; i++) {
+		kill(self->kids[i], SIGKILL);
+		waitpid(self->kids[i], NULL, 0);
+	}
+	if (!self->changed)
+		return;
 	for (i = 0; i < self->nr; i++) {
 		struct cpu_info *c = &self->cpus[i];
 
 		snprintf(val, sizeof(val), "%lu", c->scaling_max);
-		policy_write(c->policy, "scaling_max_freq", val);
-		policy_write(c->policy, "scaling_governor", c->governor);
+		policy_write(c->cpu, "scaling_max_freq", val);
+		policy_write(c->cpu, "scaling_governor", c->governor);
 	}
 }
 
@@ -334,6 +368,7 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 	unsigned long f[MAX_FREQS];
 	int i, j, k, n, bad = 0;
 
+	ASSERT_EQ(0, prepare(self));
 	TH_LOG("emulate_speed=%c, reference cpu%d (capacity %lu) at %lu kHz, %lu loops",
 	       self->emulated ? 'Y' : 'N', ref->cpu, ref->capacity,
 	       ref->max_freq, self->loops);
@@ -343,21 +378,21 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 		n = chosen_freqs(c, f);
 		for (j = 0; j < n; j++) {
 			double r[SAMPLES], rr[SAMPLES], lost[SAMPLES], m, spread, want, tol;
-			double want_lost, got_lost, tr, tp, l0;
+			double want_lost, got_lost, tr, tp;
 			bool out;
 			unsigned long sp = expected_speed(c, f[j]);
 			long cur;
 
 			for (k = 0; k < SAMPLES; k++) {
-				ASSERT_EQ(0, policy_set_max(ref->policy, ref->max_freq));
-				ASSERT_LT(0, tr = work(ref->cpu, self->loops));
-				ASSERT_EQ(0, policy_set_max(c->policy, f[j]));
-				l0 = lost_s(c->cpu);
-				ASSERT_LT(0, tp = work(c->cpu, self->loops));
-				lost[k] = (lost_s(c->cpu) - l0) / tp;
+				ASSERT_EQ(0, policy_set_max(ref->cpu, ref->max_freq));
+				tr = work(ref->cpu, self->loops, false, NULL);
+				ASSERT_LT(0, tr);
+				ASSERT_EQ(0, policy_set_max(c->cpu, f[j]));
+				tp = work(c->cpu, self->loops, self->emulated, &lost[k]);
+				ASSERT_LT(0, tp);
 				cur = cpu_read_ul(c->cpu, "cpufreq/scaling_cur_freq");
 				ASSERT_EQ((long)f[j], cur);
-				ASSERT_EQ(0, policy_set_max(c->policy, c->max_freq));
+				ASSERT_EQ(0, policy_set_max(c->cpu, c->max_freq));
 				r[k] = tp;
 				rr[k] = tr;
 			}
@@ -404,42 +439,46 @@ TEST_F_TIMEOUT(speed, lowest_opp_everywhere, 120)
 		"soft lockup", "rcu_sched self-detected stall",
 		"rcu: INFO:", "blocked for more than", NULL,
 	};
-	pid_t pids[MAX_CPUS];
 	double t0, mono, ticks;
 	struct tms tms;
 	clock_t c0;
-	int i, before;
+	int i, before, status;
 
 	if (!self->emulated)
 		SKIP(return, "emulate_speed is off: nothing slows the CPUs");
 	before = kio_kmsg_count(splats, NULL, 0);
 	ASSERT_LE(0, before);
+	self->changed = true;
 	for (i = 0; i < self->nr; i++)
-		ASSERT_EQ(0, policy_set_max(self->cpus[i].policy,
+		ASSERT_EQ(0, policy_set_max(self->cpus[i].cpu,
 					    self->cpus[i].freqs[0]));
 	for (i = 0; i < self->nr; i++) {
-		pids[i] = fork();
-		ASSERT_LE(0, pids[i]);
-		if (!pids[i]) {
+		pid_t pid = fork();
+
+		ASSERT_LE(0, pid);
+		if (!pid) {
 			volatile unsigned long sink = 0;
 
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			if (pin(self->cpus[i].cpu))
 				_exit(1);
 			for (;;)
 				sink++;
 		}
+		self->kids[self->nkids++] = pid;
 	}
 	c0 = times(&tms);
 	t0 = now_s();
 	sleep(LOWEST_SECONDS);
 	ticks = (double)(times(&tms) - c0) / sysconf(_SC_CLK_TCK);
 	mono = now_s() - t0;
-	for (i = 0; i < self->nr; i++) {
-		kill(pids[i], SIGKILL);
-		waitpid(pids[i], NULL, 0);
+	/* Each spinner must have spun to the end, not failed to pin. */
+	for (i = 0; i < self->nkids; i++) {
+		kill(self->kids[i], SIGKILL);
+		ASSERT_EQ(self->kids[i], waitpid(self->kids[i], &status, 0));
+		EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	}
-	for (i = 0; i < self->nr; i++)
-		policy_set_max(self->cpus[i].policy, self->cpus[i].max_freq);
+	self->nkids = 0;
 	TH_LOG("%d CPUs at their lowest OPP for %.2f s of CLOCK_MONOTONIC: %.2f s of ticks",
 	       self->nr, mono, ticks);
 	EXPECT_GE(CLOCK_TOL_S, fabs(ticks - mono));
