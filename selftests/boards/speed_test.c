@@ -34,7 +34,7 @@
 #define MAX_CPUS	64
 #define MAX_FREQS	32
 #define SAMPLES		9
-#define REF_MS		20	/* the work's length at speed 1024 */
+#define REF_MS		100	/* the work's length at speed 1024 */
 #define EMU_MIN_SPEED	128	/* drivers/cpufreq_emu/emu.h */
 
 /*
@@ -340,33 +340,30 @@ static int chosen_freqs(const struct cpu_info *c, unsigned long *f)
 }
 
 /*
- * Every CPU at each chosen OPP against the reference at its top OPP.
- * With emulate_speed=1 the ratio must be 1024/speed, else 1.
+ * Every CPU at each chosen OPP against itself at its top OPP, and at its
+ * top against the reference CPU at its top.  With emulate_speed=1 the
+ * ratio must be that of the speeds, else 1.
  *
- * Measured 2026-12-02 on a quiet 2-core host, 4 vCPUs, period 1 ms
- * (scripts/vm --arch ARCH -- run-kselftests boards).  Emulation off: all
- * ratios 0.98..1.02, nothing lost.  On: the fraction lost, as the driver
- * counts it (from each expiry due to the end of its spin), was 0.000 to
- * 0.084 above 1 - speed/1024, and the work's ratio 0.76..1.02 of
- * 1024/speed, lowest on the hikey960 board's LITTLEs at their lowest
- * OPPs.  With a kernel build beside it the count was up to 0.51 above,
- * the host's delays counted as lost, while the times were 0.64..1.09 of
- * what they should be (0.77..1.32 off): hence a lower bound only.  The gap is TCG's: a build of the driver that does not spin still
- * counts up to 0.24 lost while the work takes only 1.05 times as long, so
- * the timer's interrupt reaches the vCPU 100 to 250 us after it is due
- * and the work runs on meanwhile; a 250 us period made the ratios
- * 0.65..1.16.  Hence the wide TIME_TOL, and LOST_TOL on what the driver
- * controls.  That build fails the lost check at every OPP but the top
- * ones (0.03..0.24 against 0.55..0.87 on the LITTLEs) and the time check
- * wherever 1024/speed exceeds 1.35: 15 of 20 points out.  The data:
- * Documentation/data/speed-emulation-20261202/, the ranges from
- * scripts/docs/speed-ranges.
+ * Measured 2026-12-02 on two 2-core hosts, 4 vCPUs, period 1 ms.  On the
+ * first, emulation off, all ratios were 0.98..1.02; on the second the
+ * host's own noise moved them 0.74..1.36, and in one run of the whole
+ * suite a vCPU ran at half speed for a whole series of its points, which
+ * is why each point now pairs with the same CPU where it can.  On: the
+ * time over what it should be was 0.81..1.36 (hikey960) and 0.88..1.21
+ * (sandybridge), and the fraction lost within 0.063 below 1 - speed/1024
+ * (half of the interrupt's lateness counts as run, see speed.c): hence
+ * TIME_TOL, one point in ten allowed out, and LOST_TOL, a lower bound on
+ * what the driver controls.  A build that does not spin fails the lost
+ * check at every OPP but the top ones and the time check wherever the
+ * wanted ratio exceeds 1.35: 15 of 20 points out on the first host.  The
+ * data: Documentation/data/speed-emulation-20261202{,b}/, the ranges
+ * from scripts/docs/speed-ranges.
  */
 TEST_F_TIMEOUT(speed, ratios, 300)
 {
 	const struct cpu_info *ref = &self->cpus[self->ref];
 	unsigned long f[MAX_FREQS];
-	int i, j, k, n, bad = 0;
+	int i, j, k, n, bad = 0, points = 0, allowed;
 
 	ASSERT_EQ(0, prepare(self));
 	TH_LOG("emulate_speed=%c, reference cpu%d (capacity %lu) at %lu kHz, %lu loops",
@@ -381,11 +378,19 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 			double want_lost, got_lost, tr, tp;
 			bool out;
 			unsigned long sp = expected_speed(c, f[j]);
+			/*
+			 * A lower OPP against the same CPU at its top, the top
+			 * against the reference CPU: a vCPU that the host
+			 * slows for a while moves one point, not all of its
+			 * CPU's.
+			 */
+			const struct cpu_info *pair = f[j] == c->max_freq ? ref : c;
+			unsigned long sp_pair = expected_speed(pair, pair->max_freq);
 			long cur;
 
 			for (k = 0; k < SAMPLES; k++) {
-				ASSERT_EQ(0, policy_set_max(ref->cpu, ref->max_freq));
-				tr = work(ref->cpu, self->loops, false, NULL);
+				ASSERT_EQ(0, policy_set_max(pair->cpu, pair->max_freq));
+				tr = work(pair->cpu, self->loops, false, NULL);
 				ASSERT_LT(0, tr);
 				ASSERT_EQ(0, policy_set_max(c->cpu, f[j]));
 				tp = work(c->cpu, self->loops, self->emulated, &lost[k]);
@@ -403,7 +408,7 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 			m = median(r, SAMPLES);
 			spread = rel_spread(r, SAMPLES, m);
 			m /= median(rr, SAMPLES);
-			want = self->emulated ? 1024.0 / sp : 1.0;
+			want = self->emulated ? (double)sp_pair / sp : 1.0;
 			want_lost = self->emulated ? 1 - sp / 1024.0 : 0;
 			got_lost = median(lost, SAMPLES);
 			tol = TIME_TOL + TIME_SPREAD * spread;
@@ -412,13 +417,22 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 			out = fabs(m / want - 1) > tol ||
 			      got_lost < want_lost - LOST_TOL ||
 			      (!self->emulated && got_lost > 0);
-			TH_LOG("cpu%d at %7lu kHz: speed %4lu/1024: time %.3f x the reference (%.3f wanted, tolerance %.3f), %.3f of it lost (%.3f wanted)%s",
-			       c->cpu, f[j], sp, m, want, tol, got_lost,
+			TH_LOG("cpu%d at %7lu kHz: speed %4lu/1024: time %.3f x cpu%d at its top (%.3f wanted, tolerance %.3f), %.3f of it lost (%.3f wanted)%s",
+			       c->cpu, f[j], sp, m, pair->cpu, want, tol, got_lost,
 			       want_lost, out ? ": OUT" : "");
 			bad += out;
+			points++;
 		}
 	}
-	EXPECT_EQ(0, bad);
+	/*
+	 * One point in ten may be out: with the emulation off, a noisy host
+	 * alone moved a point's median by up to 0.35 (2026-12-02, the
+	 * second machine in the data), while a driver that does not slow
+	 * the CPUs puts 15 of the hikey960 board's 20 points out.
+	 */
+	allowed = points / 10;
+	TH_LOG("%d of %d points out, at most %d allowed", bad, points, allowed);
+	EXPECT_LE(bad, allowed);
 }
 
 /*
