@@ -107,3 +107,23 @@ ccache_basedir() {
 	done
 	[ "$_cb" = / ] || export CCACHE_BASEDIR="$_cb"
 }
+
+# speed_emulation MODE KOUT: 1 or 0, the emulate_speed of cpufreq_emu for
+# a boot of the kernel in KOUT.  MODE is on, off or auto (on, unless the
+# kernel accounts IRQ time: the driver refuses to emulate speed then, as
+# the time it takes would show as IRQ pressure, so auto gives 0 for the
+# real boards' kernels).  on with such a kernel is an error.
+speed_emulation() {
+	_irqtime=
+	grep -qx 'CONFIG_IRQ_TIME_ACCOUNTING=y' "$2/.config" 2>/dev/null && _irqtime=1
+	case "$1" in
+	on)
+		[ -z "$_irqtime" ] ||
+			die "speed emulation needs CONFIG_IRQ_TIME_ACCOUNTING off, and $2/.config has it on: use --speed off or auto"
+		echo 1
+		;;
+	off) echo 0 ;;
+	auto) if [ -n "$_irqtime" ]; then echo 0; else echo 1; fi ;;
+	*) die "speed emulation '$1': use on, off or auto" ;;
+	esac
+}

@@ -3,11 +3,12 @@
 # QEMU's virt machine with Cortex-A57 CPUs and a device tree that describes
 # Hikey960's two clusters (scripts/board-dtb): half of the CPUs LITTLE, half
 # big, with the board's OPP tables, energy model coefficients and cooling
-# cells.  cpufreq_emu, loaded without parameters, takes its tables from it.
-# Uses $cpus and $kout; the tree is cached as $kout/board.dtb (4 CPUs) or
+# cells.  cpufreq_emu takes its tables from it and, with emulate_speed,
+# makes a CPU's speed follow its capacity and frequency.
+# Uses $cpus, $kout and $emulate_speed; the tree is cached as $kout/board.dtb (4 CPUs) or
 # $kout/board-$cpus.dtb.
 # shellcheck shell=sh
-# Set by scripts/vm: cpus, kout; read by it: board_arch.
+# Set by scripts/vm: cpus, kout, emulate_speed; read by it: board_arch.
 # shellcheck disable=SC2034,SC2154
 board_arch=arm64
 
@@ -28,6 +29,6 @@ board_qemu_args() {
 }
 
 board_modparams() {
-	# No parameters: the frequency tables come from the device tree.
-	echo "cpufreq_emu"
+	# The frequency tables come from the device tree.
+	echo "cpufreq_emu emulate_speed=$emulate_speed"
 }

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# speed_test with the speed emulation of cpufreq_emu on: the module is
-# loaded again with emulate_speed=1 for the test, then with the
-# parameters it had.  When the emulation is already on, speed_test alone
-# runs (it checks whichever state the module is in).
+# speed_test with the speed emulation of cpufreq_emu in the state the
+# board did not boot with: speed_test checks the state the module is in,
+# so the module is loaded again with emulate_speed flipped for the test,
+# then with the parameters it had.  The board boots with it on, so this
+# is the check that, off, every CPU computes at the same speed.
 
 KSFT_FAIL=1
 KSFT_SKIP=4
@@ -21,9 +22,13 @@ test=$(dirname "$0")/speed_test
 [ "$(id -u)" -eq 0 ] || skip "needs root to load modules"
 [ -d /sys/module/$mod ] || skip "$mod is not loaded (not an emulated board)"
 [ -r "$params/emulate_speed" ] || skip "this $mod has no emulate_speed parameter"
-[ "$(cat "$params/emulate_speed")" = Y ] && exec "$test"
+case $(cat "$params/emulate_speed") in
+Y) flipped=0 ;;
+*) flipped=1 ;;
+esac
 ko=$(find_ko) || skip "no $mod.ko to load again"
-args=$(saved_args | sed 's/emulate_speed=[^ ]* //')
+args=$(saved_args)
+others=$(echo "$args" | sed 's/emulate_speed=[^ ]* *//')
 
 restore() {
 	rmmod $mod 2>/dev/null
@@ -37,8 +42,8 @@ rmmod $mod || skip "cannot unload $mod"
 # Killed at its timeout, the test must still leave the module as it was.
 trap 'restore; exit $KSFT_FAIL' TERM INT HUP
 # shellcheck disable=SC2086
-if ! insmod "$ko" $args emulate_speed=1; then
-	echo "# insmod $ko $args emulate_speed=1 failed:"
+if ! insmod "$ko" $others emulate_speed=$flipped; then
+	echo "# insmod $ko $others emulate_speed=$flipped failed:"
 	dmesg | tail -n 3 | sed 's/^/#   /'
 	restore
 	exit $KSFT_FAIL
