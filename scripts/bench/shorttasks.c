@@ -123,8 +123,8 @@ int main(int argc, char **argv)
 		usage();
 
 	ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
-	cur = calloc(ncpu > 0 ? ncpu : 1, sizeof(*cur));
-	if (ncpu <= 0 || !cur) {
+	cur = ncpu > 0 ? calloc(ncpu, sizeof(*cur)) : NULL;
+	if (!cur) {
 		fprintf(stderr, PROG ": cannot count the CPUs\n");
 		return 1;
 	}

@@ -5,8 +5,8 @@
 # big, with the board's OPP tables, energy model coefficients and cooling
 # cells.  cpufreq_emu takes its tables from it and, with emulate_speed,
 # makes a CPU's speed follow its capacity and frequency.
-# Uses $cpus, $kout and $emulate_speed; the tree is cached as $kout/board.dtb (4 CPUs) or
-# $kout/board-$cpus.dtb.
+# Uses $cpus, $kout and $emulate_speed; the tree is cached as
+# $kout/board.dtb (4 CPUs) or $kout/board-$cpus.dtb.
 # shellcheck shell=sh
 # Set by scripts/vm: cpus, kout, emulate_speed; read by it: board_arch.
 # shellcheck disable=SC2034,SC2154

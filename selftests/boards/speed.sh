@@ -3,8 +3,8 @@
 # speed_test with the speed emulation of cpufreq_emu in the state the
 # board did not boot with: speed_test checks the state the module is in,
 # so the module is loaded again with emulate_speed flipped for the test,
-# then with the parameters it had.  The board boots with it on, so this
-# is the check that, off, every CPU computes at the same speed.
+# then with the parameters it had.  A run thus checks both states,
+# whichever the board booted with (scripts/vm --speed).
 
 KSFT_FAIL=1
 KSFT_SKIP=4

@@ -348,10 +348,11 @@ static int chosen_freqs(const struct cpu_info *c, unsigned long *f)
  * first, emulation off, all ratios were 0.98..1.02; on the second the
  * host's own noise moved them 0.74..1.36, and in one run of the whole
  * suite a vCPU ran at half speed for a whole series of its points, which
- * is why each point now pairs with the same CPU where it can.  On: the
- * time over what it should be was 0.81..1.36 (hikey960) and 0.88..1.21
- * (sandybridge), and the fraction lost within 0.063 below 1 - speed/1024
- * (half of the interrupt's lateness counts as run, see speed.c): hence
+ * is why each point now pairs with the same CPU where it can (off:
+ * 0.99..1.13 hikey960, 0.92..1.05 sandybridge).  On: the time over what
+ * it should be was 0.90..1.17 (hikey960) and 0.99..1.15 (sandybridge),
+ * and the fraction lost within 0.05 below 1 - speed/1024 (half of the
+ * interrupt's lateness counts as run, see speed.c): hence
  * TIME_TOL, one point in ten allowed out, and LOST_TOL, a lower bound on
  * what the driver controls.  A build that does not spin fails the lost
  * check at every OPP but the top ones and the time check wherever the

@@ -7,9 +7,9 @@
 # SHORTTASKS_LOOPS (100000) loop iterations and exiting, the starter
 # sleeping SHORTTASKS_GAP_US (2000) after each start, so the work hops
 # between CPUs that go idle in between, and no task lives long enough to
-# build up utilization of its own.  It needs the board's speed emulation (cpufreq_emu
-# emulate_speed=Y): without it the frequency costs no time and the
-# benchmark skips.  Two parameters, one run each:
+# build up utilization of its own.  It needs the board's speed emulation
+# (cpufreq_emu emulate_speed=Y): without it the frequency costs no time
+# and the benchmark skips.  Two parameters, one run each:
 #
 #   time       the wall time of the whole stream, in ms (lower is better)
 #   meanfreq   the mean frequency the tasks ran at, in MHz: the energy
