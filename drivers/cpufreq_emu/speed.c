@@ -6,9 +6,18 @@
  * frequency the driver reports.  With speed emulation, a CPU that runs
  * anything but its idle task loses the fraction 1 - speed of its time,
  * where speed is capacity_orig / 1024 * cur / max of its policy
- * (emu_cpu_speed()): a per-CPU hrtimer expires after speed * period, and
- * its callback spins in hard-IRQ context for the rest of the period, and
- * longer when the interrupt came late.
+ * (emu_cpu_speed()): a per-CPU hrtimer expires after speed * period and
+ * queues a hard irq_work on its CPU, which spins in hard-IRQ context for
+ * the rest of the period, and longer when the interrupt came late.
+ *
+ * The spin is not in the timer's callback: hrtimer_interrupt() runs only
+ * the timers that expired before it started, then retries while the next
+ * expiry is already past.  A tick that fell due during a spin, and took
+ * longer than a share to run, let the re-armed timer expire within the
+ * same interrupt, which spun again: three such retries make the kernel
+ * print "hrtimer: interrupt took N ns" and throttle every hrtimer of the
+ * CPU for that long.  From the irq_work, the spin ends before the tick's
+ * interrupt starts, and the timer is re-armed after the spin.
  *
  * Hard-IRQ context makes the lost time look like a slower CPU to the
  * scheduler and like nothing else.  Without CONFIG_IRQ_TIME_ACCOUNTING
@@ -34,6 +43,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
@@ -49,6 +59,7 @@
 /**
  * struct emu_speed_cpu - one CPU's speed emulation.
  * @timer:	expires at the end of the period's share that runs
+ * @spin:	the rest of the period, queued by @timer
  * @cpu:	the CPU
  * @online:	the timer may run; written and read on @cpu only
  * @parked:	busy at full speed, so the timer is off: @kick restarts it
@@ -60,6 +71,7 @@
  */
 struct emu_speed_cpu {
 	struct hrtimer timer;
+	struct irq_work spin;
 	unsigned int cpu;
 	bool online;
 	bool parked;
@@ -100,20 +112,35 @@ static bool emu_speed_park(struct emu_speed_cpu *s)
 	return false;
 }
 
+/* The share ran: spin for the rest of the period, once the interrupt ends. */
 static enum hrtimer_restart emu_speed_expired(struct hrtimer *timer)
 {
 	struct emu_speed_cpu *s = container_of(timer, struct emu_speed_cpu, timer);
-	u64 due = ktime_to_ns(hrtimer_get_expires(timer)), run, late, spin, start, now;
 
 	/* An idle CPU loses nothing: the next switch away from idle restarts. */
+	if (READ_ONCE(s->online) && !is_idle_task(current))
+		irq_work_queue(&s->spin);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * In hard-IRQ context on s->cpu, right after the timer's interrupt (or
+ * after a context switch that came in between: the switch to idle found
+ * no timer queued, and the idle task is not slowed down).
+ */
+static void emu_speed_spin(struct irq_work *work)
+{
+	struct emu_speed_cpu *s = container_of(work, struct emu_speed_cpu, spin);
+	u64 due = ktime_to_ns(hrtimer_get_expires(&s->timer)), run, late, spin, start, now;
+
 	if (!READ_ONCE(s->online) || is_idle_task(current))
-		return HRTIMER_NORESTART;
+		return;
 
 	run = emu_run_ns(s->cpu);
 	if (run >= emu_speed_period_ns) {
 		/* No interrupts at full speed: they would slow it down. */
 		if (emu_speed_park(s))
-			return HRTIMER_NORESTART;
+			return;
 		run = emu_run_ns(s->cpu);
 	}
 	/*
@@ -136,8 +163,8 @@ static enum hrtimer_restart emu_speed_expired(struct hrtimer *timer)
 	WRITE_ONCE(s->lost_ns, s->lost_ns + now - start);
 	WRITE_ONCE(s->expired, s->expired + 1);
 	/* The next period starts where the spin ends. */
-	hrtimer_set_expires(timer, ns_to_ktime(now + run));
-	return HRTIMER_RESTART;
+	hrtimer_start(&s->timer, ns_to_ktime(now + run),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
 /*
@@ -247,6 +274,8 @@ static int emu_speed_offline(unsigned int cpu)
 	/* Before the cancel: a switch in between must not start it again. */
 	WRITE_ONCE(s->online, false);
 	hrtimer_cancel(&s->timer);
+	/* A spin queued before: it sees @online false and re-arms nothing. */
+	irq_work_sync(&s->spin);
 	WRITE_ONCE(s->parked, false);
 	return 0;
 }
@@ -277,7 +306,8 @@ static void emu_find_sched_switch(struct tracepoint *tp, void *priv)
  * emu_speed_start() - start the speed emulation of every online CPU.
  * @period_us:	the period, in microseconds
  *
- * Return: 0, -EINVAL on a kernel with IRQ time accounting, or the error
+ * Return: 0, -EINVAL on a kernel with IRQ time accounting or without an
+ * irq_work interrupt, or the error
  * of attaching to sched_switch or of the CPU hotplug state.
  */
 int emu_speed_start(unsigned int period_us)
@@ -293,6 +323,10 @@ int emu_speed_start(unsigned int period_us)
 		pr_err("emulate_speed: this kernel has CONFIG_IRQ_TIME_ACCOUNTING, which would show the emulated slowness as IRQ pressure; build it without\n");
 		return -EINVAL;
 	}
+	if (!arch_irq_work_has_interrupt()) {
+		pr_err("emulate_speed: no interrupt for irq_work on this machine: the spins would wait for the tick\n");
+		return -EINVAL;
+	}
 	emu_speed_period_ns = (u64)period_us * NSEC_PER_USEC;
 	for_each_possible_cpu(cpu) {
 		struct emu_speed_cpu *s = per_cpu_ptr(&emu_speed_cpus, cpu);
@@ -300,6 +334,7 @@ int emu_speed_start(unsigned int period_us)
 		hrtimer_init(&s->timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED_HARD);
 		s->timer.function = emu_speed_expired;
+		s->spin = IRQ_WORK_INIT_HARD(emu_speed_spin);
 		s->cpu = cpu;
 		s->online = false;
 		s->parked = false;
