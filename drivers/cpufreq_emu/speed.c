@@ -14,10 +14,14 @@
  * the timers that expired before it started, then retries while the next
  * expiry is already past.  A tick that fell due during a spin, and took
  * longer than a share to run, let the re-armed timer expire within the
- * same interrupt, which spun again: three such retries make the kernel
- * print "hrtimer: interrupt took N ns" and throttle every hrtimer of the
- * CPU for that long.  From the irq_work, the spin ends before the tick's
- * interrupt starts, and the timer is re-armed after the spin.
+ * same interrupt, which spun again: after three such retries the kernel
+ * gives up (nr_hangs in /proc/timer_list; the first one of a boot prints
+ * "hrtimer: interrupt took N ns") and throttles every hrtimer of the CPU
+ * for that long.  From the irq_work, the spin ends before the tick's
+ * interrupt starts, and the timer is re-armed after the spin.  On x86
+ * the irq_work's interrupt may come while the timer's interrupt runs its
+ * softirqs: a spin then uses up their time budget, and more of them go
+ * to ksoftirqd.
  *
  * Hard-IRQ context makes the lost time look like a slower CPU to the
  * scheduler and like nothing else.  Without CONFIG_IRQ_TIME_ACCOUNTING
@@ -31,7 +35,7 @@
  * The timer runs only while the CPU is busy: a sched_switch probe cancels
  * it when the CPU switches to its idle task and starts it when the CPU
  * runs anything else, so that idle CPUs lose nothing and take no
- * interrupts.  The callback reads the speed each period: a frequency
+ * interrupts.  The spin reads the speed each period: a frequency
  * change takes effect within one period.  The spin reads the clocksource,
  * so guest time does not drift; the tick and other interrupts of the CPU
  * wait for at most one spin (21/16 of a period at EMU_MIN_SPEED, with
@@ -60,8 +64,9 @@
  * struct emu_speed_cpu - one CPU's speed emulation.
  * @timer:	expires at the end of the period's share that runs
  * @spin:	the rest of the period, queued by @timer
+ * @late_ns:	how late @timer's callback ran, for @spin
  * @cpu:	the CPU
- * @online:	the timer may run; written and read on @cpu only
+ * @online:	the timer and its spin may run; written and read on @cpu only
  * @parked:	busy at full speed, so the timer is off: @kick restarts it
  * @run_left_ns: what was left of the share to run when the CPU went idle
  * @kick:	restarts the timer on @cpu after a frequency change
@@ -72,6 +77,7 @@
 struct emu_speed_cpu {
 	struct hrtimer timer;
 	struct irq_work spin;
+	u64 late_ns;
 	unsigned int cpu;
 	bool online;
 	bool parked;
@@ -116,22 +122,29 @@ static bool emu_speed_park(struct emu_speed_cpu *s)
 static enum hrtimer_restart emu_speed_expired(struct hrtimer *timer)
 {
 	struct emu_speed_cpu *s = container_of(timer, struct emu_speed_cpu, timer);
+	u64 due = ktime_to_ns(hrtimer_get_expires(timer)), now = ktime_get_ns();
 
 	/* An idle CPU loses nothing: the next switch away from idle restarts. */
-	if (READ_ONCE(s->online) && !is_idle_task(current))
+	if (READ_ONCE(s->online) && !is_idle_task(current)) {
+		/* The lateness the spin was calibrated on: to here. */
+		s->late_ns = now > due ? now - due : 0;
 		irq_work_queue(&s->spin);
+	}
 	return HRTIMER_NORESTART;
 }
 
 /*
- * In hard-IRQ context on s->cpu, right after the timer's interrupt (or
- * after a context switch that came in between: the switch to idle found
- * no timer queued, and the idle task is not slowed down).
+ * In hard-IRQ context on s->cpu, once the timer's interrupt has run its
+ * other timers (and on x86 maybe during its softirqs).  A context switch
+ * can come in between (kernel preemption on the way out of the
+ * interrupt): to another task, which then pays for the share, as a
+ * slower CPU would make it; to idle, where nothing is lost.  Meanwhile
+ * emu_speed_resume() leaves the timer to this.
  */
 static void emu_speed_spin(struct irq_work *work)
 {
 	struct emu_speed_cpu *s = container_of(work, struct emu_speed_cpu, spin);
-	u64 due = ktime_to_ns(hrtimer_get_expires(&s->timer)), run, late, spin, start, now;
+	u64 run, late, spin, start, now;
 
 	if (!READ_ONCE(s->online) || is_idle_task(current))
 		return;
@@ -154,7 +167,7 @@ static void emu_speed_spin(struct irq_work *work)
 	 * run, and counts as one share at most.
 	 */
 	start = ktime_get_ns();
-	late = min(start > due ? start - due : 0, run);
+	late = min(s->late_ns, run);
 	spin = div64_u64((run + late / 2) * (emu_speed_period_ns - run), run);
 	do {
 		cpu_relax();
@@ -175,7 +188,9 @@ static void emu_speed_resume(struct emu_speed_cpu *s)
 {
 	u64 run;
 
-	if (!READ_ONCE(s->online) || hrtimer_is_queued(&s->timer))
+	/* A spin that is queued re-arms the timer itself. */
+	if (!READ_ONCE(s->online) || hrtimer_is_queued(&s->timer) ||
+	    irq_work_is_pending(&s->spin))
 		return;
 	run = emu_run_ns(s->cpu);
 	if (run >= emu_speed_period_ns && emu_speed_park(s))
@@ -274,7 +289,11 @@ static int emu_speed_offline(unsigned int cpu)
 	/* Before the cancel: a switch in between must not start it again. */
 	WRITE_ONCE(s->online, false);
 	hrtimer_cancel(&s->timer);
-	/* A spin queued before: it sees @online false and re-arms nothing. */
+	/*
+	 * A spin that ran before @online was cleared re-armed the timer,
+	 * which the cancel took; one that runs later does nothing.  The
+	 * sync makes sure of it.
+	 */
 	irq_work_sync(&s->spin);
 	WRITE_ONCE(s->parked, false);
 	return 0;
@@ -375,7 +394,7 @@ int emu_speed_start(unsigned int period_us)
 	return 0;
 }
 
-/* Stop every CPU's timer; after it returns, no callback or probe runs. */
+/* Stop every CPU's timer; after it returns, no callback, spin or probe runs. */
 void emu_speed_stop(void)
 {
 	unsigned int cpu;
