@@ -106,6 +106,7 @@ FIXTURE(ramp) {
 	unsigned long lo, hi;		/* scaling_min_freq, scaling_max_freq */
 	volatile int *phase;
 	pid_t child;			/* the ticking child */
+	unsigned long up_us;		/* up_rate_limit_us of configure() */
 };
 
 static unsigned long cur_freq(struct __test_metadata *_metadata,
@@ -235,6 +236,7 @@ static void configure(struct __test_metadata *_metadata,
 	set_knob(_metadata, self, "fast_ramp_up", fast);
 	set_knob(_metadata, self, "up_rate_limit_us", up_us);
 	set_knob(_metadata, self, "down_rate_limit_us", down_us);
+	self->up_us = up_us;
 }
 
 /*
@@ -248,7 +250,7 @@ static long long step_round(struct __test_metadata *_metadata,
 			    FIXTURE_DATA(ramp) *self, long long *first_us,
 			    long long *hold_us)
 {
-	long long t0, t, first = -1;
+	long long t0, t, first = -1, at_lo = -1;
 	unsigned long f;
 	pid_t spinner;
 	long est;
@@ -258,14 +260,25 @@ static long long step_round(struct __test_metadata *_metadata,
 	ASSERT_LE(0, spinner);
 	if (!spinner)
 		load_child(self->p.cpu, self->phase, 1);
+	/*
+	 * The bottom must have held for the up rate limit too: the limit
+	 * counts from the last change, and a step that starts sooner after
+	 * the change to the bottom gets its first raise late, when the load
+	 * may already ask for the maximum, which one raise then reaches.
+	 */
 	t0 = now_us();
 	do {
 		sleep_us(POLL_US);
 		t = now_us();
 		f = cur_freq(_metadata, self);
 		est = util_est_of(spinner);
+		if (f > self->lo)
+			at_lo = -1;
+		else if (at_lo < 0)
+			at_lo = t;
 	} while (t - t0 < SETTLE_MAX_US &&
-		 (t - t0 < SETTLE_MIN_US || f > self->lo || est > SETTLE_UTIL_EST));
+		 (t - t0 < SETTLE_MIN_US || at_lo < 0 ||
+		  t - at_lo < (long long)self->up_us || est > SETTLE_UTIL_EST));
 	if (f > self->lo || est > SETTLE_UTIL_EST)
 		TH_LOG("did not settle in %d ms: %lu kHz (lowest %lu), util_est %ld",
 		       SETTLE_MAX_US / 1000, f, self->lo, est);
