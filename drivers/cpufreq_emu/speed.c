@@ -73,6 +73,7 @@
  * @kick_pending: @kick is queued; cleared by @cpu when it ran
  * @lost_ns:	time taken from @cpu's tasks: the spins
  * @expired:	expirations that took time
+ * @overdue_ns: the lateness beyond a share, which no spin made up for
  */
 struct emu_speed_cpu {
 	struct hrtimer timer;
@@ -86,6 +87,7 @@ struct emu_speed_cpu {
 	atomic_t kick_pending;
 	u64 lost_ns;
 	unsigned long expired;
+	u64 overdue_ns;
 };
 
 static DEFINE_PER_CPU(struct emu_speed_cpu, emu_speed_cpus);
@@ -164,10 +166,17 @@ static void emu_speed_spin(struct irq_work *work)
 	 * within their noise (all of it suits the hikey960 board, none the
 	 * sandybridge one; Documentation/boards.rst has the data).  A
 	 * lateness beyond a share is the host stopping the vCPU, not time
-	 * run, and counts as one share at most.
+	 * run, and counts as one share at most.  When it was run after
+	 * all, the CPU ran faster than its speed: the rest is added up, so
+	 * that a measurement of the speed can tell the host's doing from
+	 * the driver's.
 	 */
 	start = ktime_get_ns();
-	late = min(s->late_ns, run);
+	late = s->late_ns;
+	if (late > run) {
+		WRITE_ONCE(s->overdue_ns, s->overdue_ns + late - run);
+		late = run;
+	}
 	spin = div64_u64((run + late / 2) * (emu_speed_period_ns - run), run);
 	do {
 		cpu_relax();
@@ -299,7 +308,10 @@ static int emu_speed_offline(unsigned int cpu)
 	return 0;
 }
 
-/* One line per online CPU: its speed now and what it lost so far. */
+/*
+ * One line per online CPU: its speed now, what it lost so far, the
+ * periods that took time and the lateness that no spin made up for.
+ */
 static int emu_speed_show(struct seq_file *m, void *v)
 {
 	unsigned int cpu;
@@ -307,9 +319,9 @@ static int emu_speed_show(struct seq_file *m, void *v)
 	for_each_online_cpu(cpu) {
 		struct emu_speed_cpu *s = per_cpu_ptr(&emu_speed_cpus, cpu);
 
-		seq_printf(m, "cpu%u speed=%u lost_ns=%llu expired=%lu\n", cpu,
-			   emu_cpu_speed(cpu), READ_ONCE(s->lost_ns),
-			   READ_ONCE(s->expired));
+		seq_printf(m, "cpu%u speed=%u lost_ns=%llu expired=%lu overdue_ns=%llu\n",
+			   cpu, emu_cpu_speed(cpu), READ_ONCE(s->lost_ns),
+			   READ_ONCE(s->expired), READ_ONCE(s->overdue_ns));
 	}
 	return 0;
 }
@@ -362,6 +374,7 @@ int emu_speed_start(unsigned int period_us)
 		atomic_set(&s->kick_pending, 0);
 		s->lost_ns = 0;
 		s->expired = 0;
+		s->overdue_ns = 0;
 	}
 
 	for_each_kernel_tracepoint(emu_find_sched_switch, NULL);
