@@ -40,7 +40,7 @@ CASE_PATTERN = r'KSFT-CASE (?P<result>pass|fail|skip) (?P<test_case_id>[^\r\n]+?
 # that the project's tests run, not those a distribution ships.
 KSELFTEST_PATH = '/opt/kselftests/schedstack'
 TEST_DEFINITIONS = 'https://github.com/Linaro/test-definitions.git'
-# The longest per-test timeout of selftests/*/settings is 420 s: the
+# The longest per-test timeout of selftests/*/settings is 450 s: the
 # monitor waits that long (and a margin) for the next result.
 MONITOR_WAIT_MIN = 10
 

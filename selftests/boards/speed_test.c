@@ -53,6 +53,18 @@
 #define TIME_SPREAD	2.0
 #define TIME_TOL_MAX	0.35
 
+/*
+ * The driver makes up for an interrupt's lateness up to a share of the
+ * period (speed.c): beyond that (overdue_ns) a host that let the vCPU
+ * compute on made it faster than its speed, by up to overdue time x
+ * (1024 - speed) / speed of work that should have been lost.  A sample
+ * whose time that could have moved by more than OVERDUE_EFFECT measures
+ * the host, not the driver: it is taken again, up to TAKES_MAX times
+ * SAMPLES per point.
+ */
+#define OVERDUE_EFFECT	0.15
+#define TAKES_MAX	2
+
 struct cpu_info {
 	int cpu;
 	unsigned long capacity;		/* 1024 without cpu_capacity */
@@ -161,39 +173,51 @@ static int pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-static double lost_s(int cpu);
+/* What cpufreq_emu's debugfs view says of one CPU. */
+struct emu_view {
+	double lost_s;		/* the time it took so far */
+	double overdue_s;	/* lateness that no spin made up for */
+};
+
+static int emu_view_read(int cpu, struct emu_view *v);
 
 /*
- * @loops of work on @cpu: its length in seconds, or -1.  With @lost, the
- * fraction of it that cpufreq_emu took (0 when it takes nothing).
+ * One sample: @loops of work on @cpu, its length in seconds in @t.  With
+ * the emulation on, what the driver did meanwhile in @d.
  */
-static double work(int cpu, unsigned long loops, bool emulated, double *lost)
+struct sample {
+	double t;
+	struct emu_view d;
+};
+
+static int work(int cpu, unsigned long loops, bool emulated, struct sample *out)
 {
 	volatile unsigned long sink = 0;
-	double t0, t, l0 = 0, l1 = 0;
+	struct emu_view v0 = { 0 }, v1 = { 0 };
+	double t0;
 	unsigned long i;
 
 	if (pin(cpu))
 		return -1;
 	usleep(1000);	/* be on @cpu, and let it see the new frequency */
-	if (lost && emulated && (l0 = lost_s(cpu)) < 0)
+	if (emulated && emu_view_read(cpu, &v0))
 		return -1;
 	t0 = now_s();
 	for (i = 0; i < loops; i++)
 		sink += i;
-	t = now_s() - t0;
-	if (lost && emulated && (l1 = lost_s(cpu)) < 0)
+	out->t = now_s() - t0;
+	if (emulated && emu_view_read(cpu, &v1))
 		return -1;
-	if (lost)
-		*lost = (l1 - l0) / t;
-	return t;
+	out->d.lost_s = v1.lost_s - v0.lost_s;
+	out->d.overdue_s = v1.overdue_s - v0.overdue_s;
+	return out->t > 0 ? 0 : -1;
 }
 
-/* The time cpufreq_emu took from @cpu so far, in seconds, or -1. */
-static double lost_s(int cpu)
+/* @cpu's line of the debugfs view, in @v: 0, or -1. */
+static int emu_view_read(int cpu, struct emu_view *v)
 {
 	char buf[MAX_CPUS * 96], *line, *save;
-	unsigned long long ns;
+	unsigned long long lost, overdue;
 	unsigned long speed;
 	int c;
 
@@ -201,9 +225,13 @@ static double lost_s(int cpu)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "cpu%d speed=%lu lost_ns=%llu", &c, &speed, &ns) == 3 &&
-		    c == cpu)
-			return ns / 1e9;
+		if (sscanf(line, "cpu%d speed=%lu lost_ns=%llu expired=%*u overdue_ns=%llu",
+			   &c, &speed, &lost, &overdue) == 4 &&
+		    c == cpu) {
+			v->lost_s = lost / 1e9;
+			v->overdue_s = overdue / 1e9;
+			return 0;
+		}
 	return -1;
 }
 
@@ -247,8 +275,12 @@ FIXTURE_SETUP(speed)
 		SKIP(return, "%s", absent());
 	ASSERT_EQ(0, kio_read_line(PARAM "emulate_speed", buf, sizeof(buf)));
 	self->emulated = buf[0] == 'Y';
-	if (self->emulated)
-		ASSERT_LE(0, lost_s(0)) TH_LOG("no " SPEED_VIEW " with emulate_speed=Y");
+	if (self->emulated) {
+		struct emu_view v;
+
+		ASSERT_EQ(0, emu_view_read(0, &v))
+			TH_LOG("no " SPEED_VIEW " of this format with emulate_speed=Y");
+	}
 	self->nr = 0;
 	self->ref = 0;
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -285,7 +317,7 @@ FIXTURE_SETUP(speed)
 static int prepare(FIXTURE_DATA(speed) *self)
 {
 	const struct cpu_info *ref = &self->cpus[self->ref];
-	double t;
+	struct sample w;
 	int i;
 
 	self->changed = true;
@@ -295,10 +327,9 @@ static int prepare(FIXTURE_DATA(speed) *self)
 			return -1;
 	self->loops = 1000000;
 	for (i = 0; i < 5; i++) {
-		t = work(ref->cpu, self->loops, false, NULL);
-		if (t <= 0)
+		if (work(ref->cpu, self->loops, false, &w))
 			return -1;
-		self->loops = self->loops * (REF_MS / 1000.0) / t;
+		self->loops = self->loops * (REF_MS / 1000.0) / w.t;
 	}
 	return 0;
 }
@@ -359,12 +390,22 @@ static int chosen_freqs(const struct cpu_info *c, unsigned long *f)
  * wanted ratio exceeds 1.35: 15 of 20 points out on the first host.  The
  * data: Documentation/data/speed-emulation-20261202{,b}/, the ranges
  * from scripts/docs/speed-ranges.
+ *
+ * A busier host delivered the interrupts later than a share for long
+ * stretches: in one run of make check, the hikey960 big CPUs lost 0.14 to
+ * 0.20 less than wanted at their lower OPPs, and 5 of 20 points were out.
+ * Such samples are taken again (OVERDUE_EFFECT); a point with too few
+ * samples left is not measured, and a test with more such points than
+ * measured ones skips.  On a quiet host 0 to 2 of 20 points are not
+ * measured, the lowest OPPs of the LITTLEs, and a build that does not
+ * spin still puts 16 of 20 out
+ * (Documentation/data/speed-overdue-20261202/).
  */
-TEST_F_TIMEOUT(speed, ratios, 300)
+TEST_F_TIMEOUT(speed, ratios, 420)
 {
 	const struct cpu_info *ref = &self->cpus[self->ref];
 	unsigned long f[MAX_FREQS];
-	int i, j, k, n, bad = 0, points = 0, allowed;
+	int i, j, n, bad = 0, points = 0, unmeasured = 0, allowed;
 
 	ASSERT_EQ(0, prepare(self));
 	TH_LOG("emulate_speed=%c, reference cpu%d (capacity %lu) at %lu kHz, %lu loops",
@@ -376,7 +417,9 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 		n = chosen_freqs(c, f);
 		for (j = 0; j < n; j++) {
 			double r[SAMPLES], rr[SAMPLES], lost[SAMPLES], m, spread, want, tol;
-			double want_lost, got_lost, tr, tp;
+			double want_lost, got_lost;
+			double overdue = 0, busy = 0;
+			int kept = 0, taken = 0;
 			bool out;
 			unsigned long sp = expected_speed(c, f[j]);
 			/*
@@ -389,18 +432,31 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 			unsigned long sp_pair = expected_speed(pair, pair->max_freq);
 			long cur;
 
-			for (k = 0; k < SAMPLES; k++) {
+			while (kept < SAMPLES && taken < SAMPLES * TAKES_MAX) {
+				struct sample tr, tp;
+
+				taken++;
 				ASSERT_EQ(0, policy_set_max(pair->cpu, pair->max_freq));
-				tr = work(pair->cpu, self->loops, false, NULL);
-				ASSERT_LT(0, tr);
+				ASSERT_EQ(0, work(pair->cpu, self->loops, false, &tr));
 				ASSERT_EQ(0, policy_set_max(c->cpu, f[j]));
-				tp = work(c->cpu, self->loops, self->emulated, &lost[k]);
-				ASSERT_LT(0, tp);
+				ASSERT_EQ(0, work(c->cpu, self->loops, self->emulated, &tp));
 				cur = cpu_read_ul(c->cpu, "cpufreq/scaling_cur_freq");
 				ASSERT_EQ((long)f[j], cur);
 				ASSERT_EQ(0, policy_set_max(c->cpu, c->max_freq));
-				r[k] = tp;
-				rr[k] = tr;
+				overdue += tp.d.overdue_s;
+				busy += tp.t;
+				if (tp.d.overdue_s / tp.t * (1024 - sp) / sp > OVERDUE_EFFECT)
+					continue;
+				r[kept] = tp.t;
+				rr[kept] = tr.t;
+				lost[kept] = tp.d.lost_s / tp.t;
+				kept++;
+			}
+			if (kept < SAMPLES) {
+				TH_LOG("cpu%d at %7lu kHz: not measured: %.1f%% of the time overdue in %d samples",
+				       c->cpu, f[j], 100 * overdue / busy, taken);
+				unmeasured++;
+				continue;
 			}
 			/*
 			 * The ratio of the medians: a sample the host stretched,
@@ -418,13 +474,20 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 			out = fabs(m / want - 1) > tol ||
 			      got_lost < want_lost - LOST_TOL ||
 			      (!self->emulated && got_lost > 0);
-			TH_LOG("cpu%d at %7lu kHz: speed %4lu/1024: time %.3f x cpu%d at its top (%.3f wanted, tolerance %.3f), %.3f of it lost (%.3f wanted)%s",
+			TH_LOG("cpu%d at %7lu kHz: speed %4lu/1024: time %.3f x cpu%d at its top (%.3f wanted, tolerance %.3f), %.3f of it lost (%.3f wanted), %.1f%% overdue, %d samples%s",
 			       c->cpu, f[j], sp, m, pair->cpu, want, tol, got_lost,
-			       want_lost, out ? ": OUT" : "");
+			       want_lost, 100 * overdue / busy, taken, out ? ": OUT" : "");
 			bad += out;
 			points++;
 		}
 	}
+	/*
+	 * Too few points measured is the host's doing, not a result: the
+	 * driver said so, and a driver that does not spin cannot say it.
+	 */
+	if (unmeasured > points)
+		SKIP(return, "the host delayed the timer interrupts past a share at %d of %d points: the speed cannot be measured here",
+		     unmeasured, unmeasured + points);
 	/*
 	 * One point in ten may be out: with the emulation off, a noisy host
 	 * alone moved a point's median by up to 0.35 (2026-12-02, the
@@ -432,7 +495,8 @@ TEST_F_TIMEOUT(speed, ratios, 300)
 	 * the CPUs puts 15 of the hikey960 board's 20 points out.
 	 */
 	allowed = points / 10;
-	TH_LOG("%d of %d points out, at most %d allowed", bad, points, allowed);
+	TH_LOG("%d of %d points out, at most %d allowed; %d not measured",
+	       bad, points, allowed, unmeasured);
 	EXPECT_LE(bad, allowed);
 }
 
