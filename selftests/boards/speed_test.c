@@ -396,12 +396,17 @@ static int chosen_freqs(const struct cpu_info *c, unsigned long *f)
  * 0.20 less than wanted at their lower OPPs, and 5 of 20 points were out.
  * Such samples are taken again (OVERDUE_EFFECT); a point with too few
  * samples left is not measured, and a test with more such points than
- * measured ones skips.  On a quiet host 0 to 2 of 20 points are not
+ * measured ones skips, unless the measured ones fail.  On a quiet host 0 to 2 of 20 points are not
  * measured, the lowest OPPs of the LITTLEs, and a build that does not
  * spin still puts 16 of 20 out
  * (Documentation/data/speed-overdue-20261202/).
+ *
+ * The runner gives the whole program 450 s (settings); this test's own
+ * limit leaves the other two tests their 40 s and more, so that a hang
+ * here is reported by the harness, with the log so far.  Its worst case,
+ * every point taken SAMPLES * TAKES_MAX times, is about 240 s.
  */
-TEST_F_TIMEOUT(speed, ratios, 420)
+TEST_F_TIMEOUT(speed, ratios, 360)
 {
 	const struct cpu_info *ref = &self->cpus[self->ref];
 	unsigned long f[MAX_FREQS];
@@ -419,7 +424,7 @@ TEST_F_TIMEOUT(speed, ratios, 420)
 			double r[SAMPLES], rr[SAMPLES], lost[SAMPLES], m, spread, want, tol;
 			double want_lost, got_lost;
 			double overdue = 0, busy = 0;
-			int kept = 0, taken = 0;
+			int kept = 0, taken = 0, rejected = 0;
 			bool out;
 			unsigned long sp = expected_speed(c, f[j]);
 			/*
@@ -432,7 +437,9 @@ TEST_F_TIMEOUT(speed, ratios, 420)
 			unsigned long sp_pair = expected_speed(pair, pair->max_freq);
 			long cur;
 
-			while (kept < SAMPLES && taken < SAMPLES * TAKES_MAX) {
+			/* until SAMPLES are kept, or that can no longer happen */
+			while (kept < SAMPLES &&
+			       rejected <= SAMPLES * (TAKES_MAX - 1)) {
 				struct sample tr, tp;
 
 				taken++;
@@ -445,8 +452,10 @@ TEST_F_TIMEOUT(speed, ratios, 420)
 				ASSERT_EQ(0, policy_set_max(c->cpu, c->max_freq));
 				overdue += tp.d.overdue_s;
 				busy += tp.t;
-				if (tp.d.overdue_s / tp.t * (1024 - sp) / sp > OVERDUE_EFFECT)
+				if (tp.d.overdue_s / tp.t * (1024 - sp) / sp > OVERDUE_EFFECT) {
+					rejected++;
 					continue;
+				}
 				r[kept] = tp.t;
 				rr[kept] = tr.t;
 				lost[kept] = tp.d.lost_s / tp.t;
@@ -481,13 +490,7 @@ TEST_F_TIMEOUT(speed, ratios, 420)
 			points++;
 		}
 	}
-	/*
-	 * Too few points measured is the host's doing, not a result: the
-	 * driver said so, and a driver that does not spin cannot say it.
-	 */
-	if (unmeasured > points)
-		SKIP(return, "the host delayed the timer interrupts past a share at %d of %d points: the speed cannot be measured here",
-		     unmeasured, unmeasured + points);
+	ASSERT_GT(points + unmeasured, 0);
 	/*
 	 * One point in ten may be out: with the emulation off, a noisy host
 	 * alone moved a point's median by up to 0.35 (2026-12-02, the
@@ -497,6 +500,15 @@ TEST_F_TIMEOUT(speed, ratios, 420)
 	allowed = points / 10;
 	TH_LOG("%d of %d points out, at most %d allowed; %d not measured",
 	       bad, points, allowed, unmeasured);
+	/*
+	 * Too few points measured is the host's doing, not a result, but
+	 * only while the points that were measured pass: overdue_ns is the
+	 * driver's own account, and a driver that fails where it could be
+	 * measured must not be excused by it.
+	 */
+	if (bad <= allowed && unmeasured > points)
+		SKIP(return, "the host delayed the timer interrupts past a share at %d of %d points: the speed cannot be measured here",
+		     unmeasured, unmeasured + points);
 	EXPECT_LE(bad, allowed);
 }
 
