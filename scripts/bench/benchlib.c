@@ -63,6 +63,16 @@ int bl_opt(const char *prog, int opt, const char *arg, struct bl_opts *o)
 	return 0;
 }
 
+uint64_t bl_work(long loops, uint64_t x)
+{
+	while (loops-- > 0) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+	}
+	return x;
+}
+
 double bl_now_ms(void)
 {
 	struct timespec ts;
@@ -101,6 +111,40 @@ int bl_pin_cpu(const char *prog, int cpu)
 		return -1;
 	}
 	return cpu;
+}
+
+struct bl_attr *bl_cur_freqs_open(const char *prog, int *ncpu)
+{
+	struct bl_attr *cur;
+	char path[128];
+	int cpu, n;
+
+	n = (int)sysconf(_SC_NPROCESSORS_CONF);
+	cur = n > 0 ? calloc(n, sizeof(*cur)) : NULL;
+	if (!cur) {
+		fprintf(stderr, "%s: cannot count the CPUs\n", prog);
+		return NULL;
+	}
+	for (cpu = 0; cpu < n; cpu++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
+		if (bl_attr_open(&cur[cpu], path) || bl_attr_read(&cur[cpu]) < 0) {
+			fprintf(stderr, "%s: CPU %d has no cpufreq policy (%s)\n", prog, cpu, path);
+			while (cpu >= 0)
+				bl_attr_close(&cur[cpu--]);
+			free(cur);
+			return NULL;
+		}
+	}
+	*ncpu = n;
+	return cur;
+}
+
+long bl_cur_freq_here(const struct bl_attr *cur, int ncpu)
+{
+	int cpu = sched_getcpu();
+
+	return cpu >= 0 && cpu < ncpu ? bl_attr_read(&cur[cpu]) : -1;
 }
 
 long bl_read_long(const char *path)

@@ -9,6 +9,7 @@
 #ifndef BENCHLIB_H
 #define BENCHLIB_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Parse a decimal integer in [min, max] into *v: 0, or -1 if it is not one. */
@@ -28,6 +29,13 @@ struct bl_opts {
 void bl_opts_init(struct bl_opts *o);
 /* Take getopt's @opt and @arg if the option is a shared one: 1, else 0. */
 int bl_opt(const char *prog, int opt, const char *arg, struct bl_opts *o);
+
+/*
+ * @loops steps of xorshift64 from @x, a fixed amount of integer work:
+ * each step depends on the last, nothing to vectorize.  Keep the result,
+ * so that the loop is not removed.
+ */
+uint64_t bl_work(long loops, uint64_t x);
 
 /* CLOCK_MONOTONIC in milliseconds. */
 double bl_now_ms(void);
@@ -55,6 +63,15 @@ struct bl_attr {
 int bl_attr_open(struct bl_attr *a, const char *path);	/* 0 or -1, errno */
 long bl_attr_read(const struct bl_attr *a);		/* the value or -1 */
 void bl_attr_close(struct bl_attr *a);
+
+/*
+ * scaling_cur_freq of every CPU, for a task that the scheduler moves:
+ * an array of *@ncpu attributes, or NULL after saying which CPU has no
+ * cpufreq policy.
+ */
+struct bl_attr *bl_cur_freqs_open(const char *prog, int *ncpu);
+/* The frequency of the CPU the caller runs on, in kHz, or -1. */
+long bl_cur_freq_here(const struct bl_attr *cur, int ncpu);
 
 /*
  * A field of this task's /proc/self/sched (CONFIG_SCHED_DEBUG), e.g.

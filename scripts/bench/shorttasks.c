@@ -23,7 +23,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,31 +48,11 @@ static void usage(void)
 	exit(2);
 }
 
-/* xorshift64: each step depends on the last, nothing to vectorize. */
-static uint64_t work(long loops)
-{
-	uint64_t x = 88172645463325252ULL;
-
-	while (loops--) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-	}
-	return x;
-}
-
-static long cur_khz(const struct bl_attr *cur, int ncpu)
-{
-	int cpu = sched_getcpu();
-
-	return cpu >= 0 && cpu < ncpu ? bl_attr_read(&cur[cpu]) : -1;
-}
-
 static void task(struct task_sample *s, const struct bl_attr *cur, int ncpu, long loops)
 {
-	s->khz_start = cur_khz(cur, ncpu);
-	s->result = work(loops);
-	s->khz_end = cur_khz(cur, ncpu);
+	s->khz_start = bl_cur_freq_here(cur, ncpu);
+	s->result = bl_work(loops, 88172645463325252ULL);
+	s->khz_end = bl_cur_freq_here(cur, ncpu);
 	_exit(0);
 }
 
@@ -92,11 +71,10 @@ static int reap(void)
 int main(int argc, char **argv)
 {
 	long tasks = 1000, jobs = 2, loops = 200000, gap_us = 0, i, running = 0, seen = 0;
-	int opt, check = 0, ncpu, cpu, failed = 0;
+	int opt, check = 0, ncpu, failed = 0;
 	double t0, t1, khz_sum = 0;
 	struct task_sample *samples;
 	struct bl_attr *cur;
-	char path[128];
 
 	while ((opt = getopt(argc, argv, "N:j:l:g:nh")) != -1) {
 		switch (opt) {
@@ -122,20 +100,9 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		usage();
 
-	ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
-	cur = ncpu > 0 ? calloc(ncpu, sizeof(*cur)) : NULL;
-	if (!cur) {
-		fprintf(stderr, PROG ": cannot count the CPUs\n");
+	cur = bl_cur_freqs_open(PROG, &ncpu);
+	if (!cur)
 		return 1;
-	}
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
-		if (bl_attr_open(&cur[cpu], path) || bl_attr_read(&cur[cpu]) < 0) {
-			fprintf(stderr, PROG ": CPU %d has no cpufreq policy (%s)\n", cpu, path);
-			return 1;
-		}
-	}
 	if (check)
 		return 0;
 

@@ -30,7 +30,6 @@ BENCH_UNIT=ms
 BENCH_DIRECTION=lower
 BENCH_PARAMS="time meanfreq"
 ST_MULT_KNOB=/proc/sys/kernel/sched_pelt_multiplier
-ST_SPEED=/sys/module/cpufreq_emu/parameters/emulate_speed
 
 st_settings() {
 	printf 'perf=performance save=powersave'
@@ -42,27 +41,18 @@ st_settings() {
 }
 BENCH_SETTINGS=$(st_settings)
 
-st_policies() {
-	for st_p in /sys/devices/system/cpu/cpufreq/policy[0-9]*; do
-		[ -d "$st_p" ] && echo "$st_p"
-	done
-}
-
 bench_init() {
 	command -v shorttasks >/dev/null 2>&1 || {
 		echo "the shorttasks program is not installed next to schedbench"
 		return 1
 	}
-	[ "$(cat "$ST_SPEED" 2>/dev/null)" = Y ] || {
-		echo "no speed emulation ($ST_SPEED is not Y): the frequency costs no time here"
-		return 1
-	}
+	speed_emulated || return 1
 	st_n=${SHORTTASKS_N:-2000}
 	[ "$QUICK" = 1 ] && st_n=${SHORTTASKS_N:-500}
 	st_jobs=${SHORTTASKS_JOBS:-2}
 	st_loops=${SHORTTASKS_LOOPS:-100000}
 	st_gap=${SHORTTASKS_GAP_US:-2000}
-	st_list=$(st_policies)
+	st_list=$(cpufreq_policies)
 	[ -n "$st_list" ] || {
 		echo "no cpufreq policy"
 		return 1
