@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the pure parts of freqramp and freqduty (freqstat.c) and
- * of the option parsing the measuring programs share (benchlib.c).  TAP output; exit 1 when a
+ * Unit tests of the pure parts of freqramp and freqduty (freqstat.c), of
+ * frames (framestat.c) and of the option parsing the measuring programs
+ * share (benchlib.c).  TAP output; exit 1 when a
  * test fails.
  */
 #define _GNU_SOURCE
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "benchlib.h"
+#include "framestat.h"
 #include "freqstat.h"
 
 static int tests, failures;
@@ -155,6 +157,47 @@ static void test_next_start(void)
 	   "duty: done exactly at a later boundary, only the period before missed");
 }
 
+static void test_frame_plan(void)
+{
+	struct frame_plan a, b;
+	double w, lo = 1e9, hi = 0, sum = 0;
+	int i, same = 1, n = 10000;
+
+	frame_plan_init(&a, 1, 6, 0.5);
+	frame_plan_init(&b, 1, 6, 0.5);
+	for (i = 0; i < n; i++) {
+		w = frame_plan_next(&a);
+		same &= w == frame_plan_next(&b);
+		lo = w < lo ? w : lo;
+		hi = w > hi ? w : hi;
+		sum += w;
+	}
+	ok(same, "plan: the same seed renders the same frames");
+	ok(lo >= 3 && hi < 9, "plan: within mean * (1 -+ var)");
+	ok(lo < 3.1 && hi > 8.9, "plan: spread over the whole range");
+	ok(fabs(sum / n - 6) < 0.1, "plan: mean as asked");
+	frame_plan_init(&a, 0, 6, 0);
+	ok(near(frame_plan_next(&a), 6) && near(frame_plan_next(&a), 6),
+	   "plan: no variation, every frame the mean; seed 0 does not stick");
+}
+
+static void test_frame_stats(void)
+{
+	struct frame_stats s;
+
+	frame_stats_init(&s);
+	ok(frame_stats_mean_ms(&s) == 0 && frame_stats_missed_pct(&s) == 0,
+	   "frames: none, mean and missed 0");
+	frame_stats_add(&s, 0, 10, 16.667);
+	frame_stats_add(&s, 16.667, 16.667 + 16.667, 16.667);
+	frame_stats_add(&s, 33.333, 33.333 + 20, 16.667);
+	frame_stats_add(&s, 66.667, 66.667 + 6, 16.667);
+	ok(s.frames == 4 && s.missed == 1, "frames: only a frame longer than its period is missed");
+	ok(near(frame_stats_missed_pct(&s), 25), "frames: missed share in percent");
+	ok(fabs(frame_stats_mean_ms(&s) - (10 + 16.667 + 20 + 6) / 4) < 1e-6,
+	   "frames: mean duration");
+}
+
 static void test_parse(void)
 {
 	long v = 42;
@@ -191,6 +234,8 @@ int main(void)
 	test_acc_backwards();
 	test_trace();
 	test_next_start();
+	test_frame_plan();
+	test_frame_stats();
 	test_parse();
 	test_opts();
 	printf("1..%d\n# freqstat: %d tests, %d failed\n", tests, tests, failures);
