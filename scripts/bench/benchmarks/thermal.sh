@@ -1,15 +1,18 @@
 # shellcheck shell=sh disable=SC2034 # the BENCH_* variables are read by schedbench
-# summary: sysbench cpu time, bigs capped with decay 0 or 250 ms, against uncapped
+# summary: sysbench cpu time, bigs capped with decay 0, 250 or 32768 ms, against uncapped
 #
 # Sourced by schedbench.  The Hikey960 capacity-inversion setup: the policy
 # of the biggest CPUs is capped through its cpufreq cooling device
 # (cur_state THERMAL_CAP_STATE, default max_state: the lowest OPP, where a
 # big is below a LITTLE) right before sysbench starts and lifted when it
-# ends, so every run sees the step.  Three settings, interleaved:
+# ends, so every run sees the step.  Four settings, interleaved:
 #
-#   uncapped   no cap (sched_thermal_decay_ms 0)
-#   decay0     capped, the scheduler sees the pressure at once (v6.12)
-#   decay250   capped, the pressure averaged with a 250 ms halflife
+#   uncapped    no cap (sched_thermal_decay_ms 0)
+#   decay0      capped, the scheduler sees the pressure at once (v6.12)
+#   decay250    capped, the pressure averaged with a 250 ms halflife
+#   decay32768  capped, the longest halflife: within a run of seconds the
+#               scheduler barely sees the cap (the control of the
+#               capacity inversion, as in selftests/thermal_pressure)
 #
 # Parameters threads<N> for N in THERMAL_THREADS (default 4 5 6 7 8; -q: 4).
 # Each run is a fixed amount of work, SYSBENCH_EVENTS events of sysbench's
@@ -24,7 +27,7 @@
 
 BENCH_UNIT=s
 BENCH_DIRECTION=lower
-BENCH_SETTINGS="uncapped=none decay0=0 decay250=250"
+BENCH_SETTINGS="uncapped=none decay0=0 decay250=250 decay32768=32768"
 BENCH_PARAMS=
 BENCH_QUICK_PARAMS=threads4
 
