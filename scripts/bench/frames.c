@@ -7,8 +7,9 @@
  * (framestat.h: uniform within VAR% around a mean of PCT% of a period at
  * the top speed of the fastest CPU).  A frame that is not done within
  * its period is missed; the next one waits for the next period's start.
- * The scheduler places the task where it likes: how soon its CPU and
- * frequency answer a burst is what the PELT halflife changes.
+ * The scheduler places the task where it likes; the PELT halflife sets
+ * how far its utilization swings within a frame and how fast it follows
+ * the load, and so the CPU and the frequency its frames get.
  *
  *   frames -L LOOPS_PER_MS [-F FRAMES] [-b BURST] [-i IDLE_MS]
  *          [-p PERIOD_US] [-u PCT] [-v VAR]
@@ -16,7 +17,8 @@
  *   frames -n                 check the interfaces (exit 0) or say what is missing
  *
  * -L is what "frames -C" printed on the fastest CPU at its top frequency,
- * so that PCT means the same on every host.  The work is integer loops,
+ * so that PCT means the same on every host: the loops per ms of a frame's
+ * work, the reads between its chunks included.  The work is integer loops,
  * which take longer at a lower speed only where the board emulates one
  * (cpufreq_emu emulate_speed=Y) or on real hardware.
  *
@@ -56,48 +58,68 @@ static void spin(long loops)
 	spin_state = bl_work(loops, spin_state);
 }
 
-/* The best of CALIBRATE_RUNS: the host's noise only ever slows a run. */
-static double calibrate(void)
-{
-	double best = 0, t0, t;
-	long chunk = 10000, n;
-	int run;
-
-	for (run = 0; run < CALIBRATE_RUNS; run++) {
-		n = 0;
-		t0 = bl_now_ms();
-		do {
-			spin(chunk);
-			n += chunk;
-			t = bl_now_ms() - t0;
-		} while (t < CALIBRATE_MS);
-		if (n / t > best)
-			best = n / t;
-	}
-	return best;
-}
-
 /*
- * One frame's work; the frequency it ran at goes into @acc, whose first
- * sample after a stop starts it again.
+ * One frame's work: @loops in chunks of @chunk, the clock, the CPU and its
+ * frequency read after each chunk.  The frequency goes into @acc, each
+ * chunk credited with the reading before it.
  */
 static int frame_work(long loops, long chunk, const struct bl_attr *cur, int ncpu,
 		      struct freq_acc *acc, double t0)
 {
-	long khz, n;
+	long khz = bl_cur_freq_here(cur, ncpu), n;
 
-	while (loops > 0) {
-		n = loops < chunk ? loops : chunk;
-		spin(n);
-		loops -= n;
-		khz = bl_cur_freq_here(cur, ncpu);
+	for (;;) {
 		if (khz <= 0) {
 			fprintf(stderr, PROG ": cannot read scaling_cur_freq\n");
 			return -1;
 		}
 		freq_acc_sample(acc, bl_now_ms() - t0, khz);
+		if (loops <= 0)
+			return 0;
+		n = loops < chunk ? loops : chunk;
+		spin(n);
+		loops -= n;
+		khz = bl_cur_freq_here(cur, ncpu);
 	}
-	return 0;
+}
+
+/* Loops per ms of frame_work() with chunks of @chunk, over CALIBRATE_MS. */
+static double work_rate(long chunk, const struct bl_attr *cur, int ncpu)
+{
+	struct freq_acc acc;
+	double t0, t;
+	long n = 0;
+
+	freq_acc_init(&acc);
+	t0 = bl_now_ms();
+	do {
+		if (frame_work(chunk * 20, chunk, cur, ncpu, &acc, t0))
+			return -1;
+		n += chunk * 20;
+		t = bl_now_ms() - t0;
+	} while (t < CALIBRATE_MS);
+	return (double)n / t;
+}
+
+/*
+ * The loops per ms of a frame's work, reads included: a first rate sizes
+ * the chunks, then the best of CALIBRATE_RUNS (the host's noise only ever
+ * slows a run).
+ */
+static double calibrate(const struct bl_attr *cur, int ncpu)
+{
+	double rate, best = 0;
+	int run;
+
+	rate = work_rate(10000, cur, ncpu);
+	for (run = 0; rate > 0 && run < CALIBRATE_RUNS; run++) {
+		double r = work_rate((long)(CHUNK_MS * rate) + 1, cur, ncpu);
+
+		if (r < 0)
+			return -1;
+		best = r > best ? r : best;
+	}
+	return rate > 0 ? best : -1;
 }
 
 int main(int argc, char **argv)
@@ -147,18 +169,22 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
-	if (cal) {
-		if (bl_pin_cpu(PROG, o.cpu) < 0)
-			return 1;
-		printf("%.0f\n", calibrate());
-		return 0;
-	}
-
 	cur = bl_cur_freqs_open(PROG, &ncpu);
 	if (!cur)
 		return 1;
 	if (o.check)
 		return 0;
+	if (cal) {
+		double rate;
+
+		if (bl_pin_cpu(PROG, o.cpu) < 0)
+			return 1;
+		rate = calibrate(cur, ncpu);
+		if (rate < 0)
+			return 1;
+		printf("%.0f\n", rate);
+		return 0;
+	}
 	if (!loops_per_ms) {
 		fprintf(stderr, PROG ": -L is missing: give it what '" PROG " -C -c CPU' prints for the fastest CPU at its top frequency\n");
 		return 2;

@@ -7,8 +7,9 @@
 # FRAMES_IDLE_MS (200) of idle in between, each frame's work uniform
 # within FRAMES_VAR (50) % around FRAMES_PCT (40) % of a period at the
 # top speed of the biggest CPU, placed wherever the scheduler likes.
-# How soon the task's utilization answers a burst, which the PELT
-# halflife sets, decides the CPU and the frequency its frames run at.
+# The PELT halflife sets how far the task's utilization swings within a
+# frame and how fast it follows the load, and so the CPU and the
+# frequency its frames run at.
 # It needs the board's speed emulation (cpufreq_emu emulate_speed=Y):
 # without it the frequency costs no time and the benchmark skips.
 # Three parameters, one run each:
@@ -16,10 +17,12 @@
 #   frame      the mean time from a frame's period start to its end, ms
 #   missed     the frames longer than a period, in % of all
 #   meanfreq   the mean frequency the frames ran at, in MHz: the energy
-#              side
+#              side, roughly (a MHz of a LITTLE costs less than one of a
+#              big)
 #
 # all lower is better.  Settings, interleaved, every policy under
-# schedutil: m1, m2, m4, /proc/sys/kernel/sched_pelt_multiplier.
+# schedutil with its default tunables: m1, m2, m4,
+# /proc/sys/kernel/sched_pelt_multiplier.
 
 BENCH_UNIT=ms
 BENCH_DIRECTION=lower
@@ -58,6 +61,13 @@ bench_init() {
 				echo "${fr_p##*/} has no $fr_g governor"
 				return 1
 			}
+		done
+		# A governor started again starts with default tunables, so
+		# the calibration under performance resets schedutil's: they
+		# are saved before the governor, so restored after it.
+		for fr_t in fast_ramp_up up_rate_limit_us down_rate_limit_us; do
+			[ -e "$fr_p/schedutil/$fr_t" ] &&
+				knob_set "$fr_p/schedutil/$fr_t" "$(cat "$fr_p/schedutil/$fr_t")"
 		done
 		knob_set "$fr_p/scaling_governor" "$(cat "$fr_p/scaling_governor")"
 		BENCH_KNOBS="$BENCH_KNOBS,$fr_p/scaling_governor"
