@@ -10,9 +10,10 @@
 #   uncapped    no cap (sched_thermal_decay_ms 0)
 #   decay0      capped, the scheduler sees the pressure at once (v6.12)
 #   decay250    capped, the pressure averaged with a 250 ms halflife
-#   decay32768  capped, the longest halflife: within a run of seconds the
-#               scheduler barely sees the cap (the control of the
-#               capacity inversion, as in selftests/thermal_pressure)
+#   decay32768  capped, the longest halflife: the control of the capacity
+#               inversion (as in selftests/thermal_pressure) for runs much
+#               shorter than 32 s, after which the average has reached
+#               half the cap
 #
 # Parameters threads<N> for N in THERMAL_THREADS (default 4 5 6 7 8; -q: 4).
 # Each run is a fixed amount of work, SYSBENCH_EVENTS events of sysbench's
