@@ -43,8 +43,15 @@ rmmod $mod || skip "cannot unload $mod"
 trap 'restore; exit $KSFT_FAIL' TERM INT HUP
 # shellcheck disable=SC2086
 if ! insmod "$ko" $others emulate_speed=$flipped; then
+	log=$(dmesg | tail -n 3)
+	# What the driver must do on such a kernel (speed.c), as the real
+	# boards' configurations have it: not a failure of the board.
+	if [ $flipped = 1 ] && echo "$log" | grep -q 'emulate_speed: this kernel has CONFIG_IRQ_TIME_ACCOUNTING'; then
+		restore || exit $KSFT_FAIL
+		skip "the kernel has CONFIG_IRQ_TIME_ACCOUNTING, with which $mod refuses emulate_speed=1"
+	fi
 	echo "# insmod $ko $others emulate_speed=$flipped failed:"
-	dmesg | tail -n 3 | sed 's/^/#   /'
+	echo "$log" | sed 's/^/#   /'
 	restore
 	exit $KSFT_FAIL
 fi
