@@ -20,6 +20,20 @@ skip() {
 command -v bash >/dev/null || skip "the kernel's cpufreq selftests need bash"
 command -v sudo >/dev/null || skip "the kernel's cpufreq selftests call sudo"
 ls -d "$policies"/policy* >/dev/null 2>&1 || skip "no cpufreq policy"
+# The special tests switch to these by name; a kernel built without one
+# (a board's defconfig, with no modules in the initramfs) fails the
+# switch, which says nothing of the governors it has.
+case $test in
+sptest1 | sptest2 | sptest4) wanted="ondemand conservative" ;;
+sptest3) wanted="ondemand userspace" ;;
+*) wanted= ;;
+esac
+for gov in $wanted; do
+	for p in "$policies"/policy*; do
+		grep -qw "$gov" "$p/scaling_available_governors" ||
+			skip "${p##*/} has no $gov governor, which $test switches to (tools/testing/selftests/cpufreq/config asks for it)"
+	done
+done
 case "${CPUFREQ_SPTEST_LOOPS-1}" in
 '' | *[!0-9]* | 0*)
 	echo "upstream.sh: CPUFREQ_SPTEST_LOOPS='$CPUFREQ_SPTEST_LOOPS' is not a positive number" >&2
