@@ -56,19 +56,9 @@ bench_init() {
 	}
 	BENCH_KNOBS=$FR_MULT_KNOB
 	for fr_p in $fr_list; do
-		for fr_g in performance schedutil; do
-			grep -qw "$fr_g" "$fr_p/scaling_available_governors" || {
-				echo "${fr_p##*/} has no $fr_g governor"
-				return 1
-			}
-		done
-		# A governor started again starts with default tunables, so
-		# the calibration under performance resets schedutil's: they
-		# are saved before the governor, so restored after it.
-		for fr_t in fast_ramp_up up_rate_limit_us down_rate_limit_us; do
-			[ -e "$fr_p/schedutil/$fr_t" ] &&
-				knob_set "$fr_p/schedutil/$fr_t" "$(cat "$fr_p/schedutil/$fr_t")"
-		done
+		policy_governors "$fr_p" performance schedutil || return 1
+		# the calibration under performance resets them
+		save_schedutil_tunables "$fr_p"
 		knob_set "$fr_p/scaling_governor" "$(cat "$fr_p/scaling_governor")"
 		BENCH_KNOBS="$BENCH_KNOBS,$fr_p/scaling_governor"
 	done

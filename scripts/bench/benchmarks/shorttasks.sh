@@ -59,18 +59,9 @@ bench_init() {
 	}
 	BENCH_KNOBS=$ST_MULT_KNOB
 	for st_p in $st_list; do
-		for st_g in performance powersave schedutil; do
-			grep -qw "$st_g" "$st_p/scaling_available_governors" || {
-				echo "${st_p##*/} has no $st_g governor"
-				return 1
-			}
-		done
+		policy_governors "$st_p" performance powersave schedutil || return 1
 		BENCH_KNOBS="$BENCH_KNOBS,$st_p/scaling_governor"
-		# Saved before the governor, so restored after it: the
-		# tunables exist again once schedutil is back.
-		if [ -e "$st_p/schedutil/fast_ramp_up" ]; then
-			knob_set "$st_p/schedutil/fast_ramp_up" "$(cat "$st_p/schedutil/fast_ramp_up")"
-		fi
+		save_schedutil_tunables "$st_p"
 	done
 	shorttasks -n
 }
