@@ -108,6 +108,31 @@ ccache_basedir() {
 	[ "$_cb" = / ] || export CCACHE_BASEDIR="$_cb"
 }
 
+# tcg_threads MODE ARCH KOUT: multi or single, QEMU's TCG threading for a
+# boot of the ARCH kernel in KOUT.  MODE is multi (a host thread per vCPU),
+# single (one host thread runs every vCPU in turn) or auto: single for an
+# x86_64 kernel with CONFIG_JUMP_LABEL=y, multi otherwise.  Such a kernel
+# patches its static branches live with the INT3 protocol of
+# text_poke_bp(), and on QEMU 7.2's multi-threaded TCG a vCPU can go on
+# running a translation of the INT3 after the patch is done: it oopses
+# ("Oops: int3") in a hot path within a minute of toggling a key with
+# sites there, the upstream sched_schedstats key as well as STEAL's
+# (Documentation/boards.rst).  The VM kernels have no CONFIG_JUMP_LABEL,
+# and arm64 patches one instruction at a time with no INT3.
+tcg_threads() {
+	case "$1" in
+	multi | single) echo "$1" ;;
+	auto)
+		if [ "$2" = x86_64 ] && grep -qx 'CONFIG_JUMP_LABEL=y' "$3/.config" 2>/dev/null; then
+			echo single
+		else
+			echo multi
+		fi
+		;;
+	*) die "TCG threading '$1': use multi, single or auto" ;;
+	esac
+}
+
 # speed_emulation MODE KOUT: 1 or 0, the emulate_speed of cpufreq_emu for
 # a boot of the kernel in KOUT.  MODE is on, off or auto (on, unless the
 # kernel accounts IRQ time: the driver refuses to emulate speed then, as
