@@ -370,19 +370,20 @@ FIXTURE_TEARDOWN(steal)
 }
 
 /*
- * Run @cpus at their top frequency (performance governor) until the
- * teardown: a test of what the scheduler does, not of the frequency.  On
+ * Run the first @ncpus (at most two) of @cpus at their top frequency
+ * (performance governor) until the teardown: a test of what the scheduler
+ * does, not of the frequency.  On
  * the emulated boards a CPU below full speed spins in 1 ms periods
  * (cpufreq_emu emulate_speed), and a spin that lands in a steal search
  * makes it look as costly as a whole period.  A CPU without cpufreq is
  * left as it is.
  */
-static void full_speed(FIXTURE_DATA(steal) *self, const int *cpus)
+static void full_speed(FIXTURE_DATA(steal) *self, const int *cpus, int ncpus)
 {
 	char path[96];
 	int i, n;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < ncpus && i < 2; i++) {
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpus[i]);
 		n = self->ngov;
@@ -496,6 +497,8 @@ TEST_F(steal, overload)
 	ASSERT_EQ(0, set_steal(true));
 	nbusy = start_overload(&self->w, self->cpus, self->ncpu);
 	ASSERT_LT(0, nbusy);
+	/* two of the CPUs that are to steal (those asked for), as in runq_wait */
+	full_speed(self, &self->cpus[nbusy], self->ncpu - nbusy);
 	/*
 	 * The CPUs that go idle: all but the nbusy ones, at most two asked.
 	 * When the CPUs do not share one LLC (the hikey960 board's clusters),
@@ -517,10 +520,11 @@ TEST_F(steal, overload)
 	for (i = 0; i < self->ncpu; i++) {
 		int cpu = self->cpus[i];
 
-		TH_LOG("STEAL cpu%d: stolen +%ld failed +%ld attempts +%ld",
+		TH_LOG("STEAL cpu%d: stolen +%ld failed +%ld attempts +%ld skipped +%ld",
 		       cpu, b.stolen[cpu] - a.stolen[cpu],
 		       b.failed[cpu] - a.failed[cpu],
-		       b.attempts[cpu] - a.attempts[cpu]);
+		       b.attempts[cpu] - a.attempts[cpu],
+		       b.skipped[cpu] - a.skipped[cpu]);
 		EXPECT_LE(a.stolen[cpu], b.stolen[cpu]);
 	}
 	EXPECT_LE(want, grew) TH_LOG("stolen grew on %d CPUs in %d s", grew, 2 * (window - 1));
@@ -737,7 +741,7 @@ TEST_F_TIMEOUT(steal, runq_wait, 90)
 	if (CPU_COUNT(&set))
 		ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
 	ASSERT_EQ(0, kio_write_str(SCHEDSTATS_PATH, "1"));
-	full_speed(self, cpus);
+	full_speed(self, cpus, 2);
 
 	for (pair = 0; pair < WAIT_PAIRS; pair++) {
 		bool steal_first = !(pair & 1);
