@@ -372,11 +372,10 @@ FIXTURE_TEARDOWN(steal)
 /*
  * Run the first @ncpus (at most two) of @cpus at their top frequency
  * (performance governor) until the teardown: a test of what the scheduler
- * does, not of the frequency.  On
- * the emulated boards a CPU below full speed spins in 1 ms periods
- * (cpufreq_emu emulate_speed), and a spin that lands in a steal search
- * makes it look as costly as a whole period.  A CPU without cpufreq is
- * left as it is.
+ * does, not of the frequency.  On the emulated boards a CPU below full
+ * speed spins in 1 ms periods (cpufreq_emu emulate_speed), and a spin that
+ * lands in a steal search makes it look as costly as a whole period.  A
+ * CPU without cpufreq is left as it is.
  */
 static void full_speed(FIXTURE_DATA(steal) *self, const int *cpus, int ncpus)
 {
