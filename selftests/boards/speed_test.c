@@ -373,7 +373,11 @@ static int chosen_freqs(const struct cpu_info *c, unsigned long *f)
 /*
  * Every CPU at each chosen OPP against itself at its top OPP, and at its
  * top against the reference CPU at its top.  With emulate_speed=1 the
- * ratio must be that of the speeds, else 1.
+ * ratio must be that of the speeds, else 1.  Where the two CPUs have one
+ * capacity (every sandybridge CPU, the hikey960 bigs) the ratio is the
+ * host's alone, in either state: on 2026-12-04 such pairings put 1, 2
+ * and 3 of the sandybridge board's 12 points out (0.680 to 1.657) while
+ * every point on one CPU passed, so they are logged and not counted.
  *
  * Measured 2026-12-02 on two 2-core hosts, 4 vCPUs, period 1 ms.  On the
  * first, emulation off, all ratios were 0.98..1.02; on the second the
@@ -435,6 +439,12 @@ TEST_F_TIMEOUT(speed, ratios, 360)
 			 */
 			const struct cpu_info *pair = f[j] == c->max_freq ? ref : c;
 			unsigned long sp_pair = expected_speed(pair, pair->max_freq);
+			/*
+			 * Two CPUs of one capacity at their tops: the driver
+			 * takes nothing from either, so their ratio is that of
+			 * the host's vCPU threads.  Logged, not counted.
+			 */
+			bool twins = pair != c && pair->capacity == c->capacity;
 			long cur;
 
 			/* until SAMPLES are kept, or that can no longer happen */
@@ -483,21 +493,25 @@ TEST_F_TIMEOUT(speed, ratios, 360)
 			out = fabs(m / want - 1) > tol ||
 			      got_lost < want_lost - LOST_TOL ||
 			      (!self->emulated && got_lost > 0);
-			TH_LOG("cpu%d at %7lu kHz: speed %4lu/1024: time %.3f x cpu%d at its top (%.3f wanted, tolerance %.3f), %.3f of it lost (%.3f wanted), %.1f%% overdue, %d samples%s",
+			TH_LOG("cpu%d at %7lu kHz: speed %4lu/1024: time %.3f x cpu%d at its top (%.3f wanted, tolerance %.3f), %.3f of it lost (%.3f wanted), %.1f%% overdue, %d samples%s%s",
 			       c->cpu, f[j], sp, m, pair->cpu, want, tol, got_lost,
-			       want_lost, 100 * overdue / busy, taken, out ? ": OUT" : "");
+			       want_lost, 100 * overdue / busy, taken, out ? ": OUT" : "",
+			       twins ? " (the host's, not counted)" : "");
+			if (twins)
+				continue;
 			bad += out;
 			points++;
 		}
 	}
 	ASSERT_GT(points + unmeasured, 0);
 	/*
-	 * One point in ten may be out: with the emulation off, a noisy host
-	 * alone moved a point's median by up to 0.35 (2026-12-02, the
-	 * second machine in the data), while a driver that does not slow
-	 * the CPUs puts 15 of the hikey960 board's 20 points out.
+	 * One point in ten, rounded up, may be out: with the emulation off,
+	 * a noisy host alone moved a point's median by up to 0.35
+	 * (2026-12-02, the second machine in the data), while a driver that
+	 * does not slow the CPUs puts 15 of the hikey960 board's 20 points
+	 * out.
 	 */
-	allowed = points / 10;
+	allowed = (points + 9) / 10;
 	TH_LOG("%d of %d points out, at most %d allowed; %d not measured",
 	       bad, points, allowed, unmeasured);
 	/*
@@ -519,10 +533,42 @@ TEST_F_TIMEOUT(speed, ratios, 360)
  * the kernel reports no soft lockup, RCU stall or hung task.  The spins
  * hold interrupts off for at most 7/8 of a period, far less than a tick,
  * so jiffies, which the tick catches up from the clocksource, cannot
- * fall behind by more than a tick or two.
+ * fall behind by more than a tick or two, or five (20 ms) while the host
+ * stops the vCPU that keeps them (MAX_STALLED_JIFFIES, tick-sched.c);
+ * times() counts in 10 ms steps.  CLOCK_TOL_S covers the two.
  */
 #define LOWEST_SECONDS	25
 #define CLOCK_TOL_S	0.05
+
+/*
+ * The tick-based clock and CLOCK_MONOTONIC read together: times() in
+ * seconds, bracketed by two reads of CLOCK_MONOTONIC whose midpoint is
+ * returned in @mono and half their distance, the reading's own
+ * uncertainty, in @width.  A vCPU that the host stops between the reads
+ * widens the bracket (the check in make check that read the two clocks
+ * one after the other once found them 0.06 s apart), so the narrowest
+ * of CLOCK_READS brackets is kept.
+ */
+#define CLOCK_READS	8
+
+static void clocks_read(double *ticks, double *mono, double *width)
+{
+	struct tms tms;
+	double a, b, t;
+	int i;
+
+	*width = -1;
+	for (i = 0; i < CLOCK_READS; i++) {
+		a = now_s();
+		t = (double)times(&tms) / sysconf(_SC_CLK_TCK);
+		b = now_s();
+		if (*width < 0 || (b - a) / 2 < *width) {
+			*width = (b - a) / 2;
+			*mono = (a + b) / 2;
+			*ticks = t;
+		}
+	}
+}
 
 /*
  * The times hrtimer_interrupt() gave up on expired timers (nr_hangs of
@@ -568,10 +614,8 @@ static int cap_lowest(FIXTURE_DATA(speed) *self)
 
 TEST_F_TIMEOUT(speed, lowest_opp_everywhere, 120)
 {
-	double t0, mono, ticks;
-	struct tms tms;
+	double ticks0, mono0, width0, ticks, mono, width, tol;
 	long hangs;
-	clock_t c0;
 	int i, before, status;
 
 	if (!self->emulated)
@@ -595,11 +639,12 @@ TEST_F_TIMEOUT(speed, lowest_opp_everywhere, 120)
 		}
 		self->kids[self->nkids++] = pid;
 	}
-	c0 = times(&tms);
-	t0 = now_s();
+	clocks_read(&ticks0, &mono0, &width0);
 	sleep(LOWEST_SECONDS);
-	ticks = (double)(times(&tms) - c0) / sysconf(_SC_CLK_TCK);
-	mono = now_s() - t0;
+	clocks_read(&ticks, &mono, &width);
+	ticks -= ticks0;
+	mono -= mono0;
+	tol = CLOCK_TOL_S + width0 + width;
 	/* Each spinner must have spun to the end, not failed to pin. */
 	for (i = 0; i < self->nkids; i++) {
 		kill(self->kids[i], SIGKILL);
@@ -607,9 +652,9 @@ TEST_F_TIMEOUT(speed, lowest_opp_everywhere, 120)
 		EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	}
 	self->nkids = 0;
-	TH_LOG("%d CPUs at their lowest OPP for %.2f s of CLOCK_MONOTONIC: %.2f s of ticks",
-	       self->nr, mono, ticks);
-	EXPECT_GE(CLOCK_TOL_S, fabs(ticks - mono));
+	TH_LOG("%d CPUs at their lowest OPP for %.3f s of CLOCK_MONOTONIC: %.3f s of ticks (tolerance %.3f s)",
+	       self->nr, mono, ticks, tol);
+	EXPECT_GE(tol, fabs(ticks - mono));
 	EXPECT_EQ(before, kio_kmsg_count(lowest_splats, NULL, 0))
 		TH_LOG("the kernel reported a lockup or a stall");
 	/*
