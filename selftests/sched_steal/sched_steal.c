@@ -696,8 +696,9 @@ static int cmp_double(const void *a, const void *b)
  *
  * The measurement needs a guest that the host does not starve.  When it
  * does, searches and idle periods both look long, and the gate of
- * steal_task() shuts, as it should: STEAL is then not asked to act.  A STEAL round counts as starved when its searches cost
- * more than WAIT_STARVED_SEARCH_NS on average, or when the gate skipped
+ * steal_task() shuts, as it should: STEAL is then not asked to act.  A
+ * STEAL round counts as starved when its searches cost more than
+ * WAIT_STARVED_SEARCH_NS on average, or when the gate skipped
  * every one.  On the hikey960 board with a kernel build beside it,
  * 2026-12-02: 0 to 30 searches and 24 to 72 skips a round, searches of
  * up to 4.8 ms, median ratio 1.02; quiet, 36 to 104 searches and 0 to 29
