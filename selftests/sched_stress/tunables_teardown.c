@@ -11,13 +11,18 @@
  * store_while_switching: one process writes schedutil's rate_limit_us of
  * every policy (or its global one) in a loop while the test moves every
  * policy from schedutil to another governor and back; the kernel log must
- * not hold the warning, from this test or from anything earlier in the
- * boot (after a first lock warning the kernel turns lock debugging off).
+ * hold no lock debugging warning (DEBUG_LOCKS_WARN_ON: a store that holds
+ * the lock as it is destroyed warns "mutex_is_locked(lock)" instead), from
+ * this test or from anything earlier in the boot, and lock debugging must
+ * still be on after it (a first lock warning turns it off).  Leaving
+ * schedutil everywhere frees its tunables: they come back at their
+ * defaults.
  *
- * Skips (exit 4) without root, without lock debugging (no /proc/lockdep:
- * the destroyed lock cannot be told from a live one) or with it already
- * turned off, and without a policy that offers schedutil and another
- * governor.
+ * Skips (exit 4) without root, without lockdep (no /proc/lockdep; the
+ * debug kernels have it, and with it CONFIG_DEBUG_MUTEXES, which tells a
+ * destroyed lock from a live one) or with lock debugging already turned
+ * off, when a policy runs schedutil but offers no other governor (it
+ * would keep the tunables alive), and with more than 64 policies.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,10 +39,11 @@
 #include "kselftest_harness.h"
 #include "knob_io.h"
 
-#define MAX_POLICIES	16
+#define MAX_POLICIES	64
 #define GOV_LEN		32
-/* Seconds of switching (env TUNABLES_TEARDOWN_SECONDS) */
+/* Seconds of switching (env TUNABLES_TEARDOWN_SECONDS, at most MAX_SECONDS) */
 #define SWITCH_SECONDS	10
+#define MAX_SECONDS	60
 
 static const char rate_limit_glob[] =
 	"/sys/devices/system/cpu/cpufreq/{policy*/,}schedutil/rate_limit_us";
@@ -125,21 +131,33 @@ FIXTURE_SETUP(tunables)
 	if (geteuid())
 		SKIP(return, "needs root");
 	if (access("/proc/lockdep", F_OK))
-		SKIP(return, "no /proc/lockdep: without lock debugging (CONFIG_DEBUG_MUTEXES) a destroyed lock cannot be seen");
+		SKIP(return, "no /proc/lockdep: without lockdep and CONFIG_DEBUG_MUTEXES a destroyed lock cannot be seen");
 	if (!debug_locks_on())
 		SKIP(return, "lock debugging was turned off by an earlier lock warning");
-	if (glob("/sys/devices/system/cpu/cpufreq/policy*/scaling_governor", 0, NULL, &g))
+	if (glob("/sys/devices/system/cpu/cpufreq/policy*/scaling_governor", 0, NULL, &g)) {
+		globfree(&g);
 		SKIP(return, "no cpufreq policy");
-	for (i = 0; i < g.gl_pathc && self->npolicies < MAX_POLICIES; i++) {
+	}
+	if (g.gl_pathc > MAX_POLICIES) {
+		globfree(&g);
+		SKIP(return, "more than %d policies", MAX_POLICIES);
+	}
+	for (i = 0; i < g.gl_pathc; i++) {
 		n = self->npolicies;
 		snprintf(path, sizeof(path), "%.*s/scaling_available_governors",
 			 (int)(strrchr(g.gl_pathv[i], '/') - g.gl_pathv[i]), g.gl_pathv[i]);
 		if (kio_read_line(path, avail, sizeof(avail)) < 0 ||
-		    !strstr(avail, "schedutil") ||
-		    !pick_other(avail, self->other[n], GOV_LEN))
+		    !strstr(avail, "schedutil"))
 			continue;
 		snprintf(self->policy[n], sizeof(self->policy[n]), "%s", g.gl_pathv[i]);
 		ASSERT_LE(0, kio_read_line(self->policy[n], self->saved[n], GOV_LEN));
+		if (!pick_other(avail, self->other[n], GOV_LEN)) {
+			if (!strcmp(self->saved[n], "schedutil")) {
+				globfree(&g);
+				SKIP(return, "%s: schedutil and no other governor", g.gl_pathv[i]);
+			}
+			continue;
+		}
 		self->npolicies++;
 	}
 	globfree(&g);
@@ -175,9 +193,9 @@ static int switch_all(FIXTURE_DATA(tunables) *self, bool to_schedutil)
 	return 0;
 }
 
-TEST_F(tunables, store_while_switching)
+TEST_F_TIMEOUT(tunables, store_while_switching, MAX_SECONDS + 30)
 {
-	static const char *const destroyed[] = { "lock->magic != lock", NULL };
+	static const char *const lock_warning[] = { "DEBUG_LOCKS_WARN_ON", NULL };
 	const char *env = getenv("TUNABLES_TEARDOWN_SECONDS");
 	int secs = env ? atoi(env) : SWITCH_SECONDS;
 	char line[512];
@@ -187,6 +205,7 @@ TEST_F(tunables, store_while_switching)
 	int ret;
 
 	ASSERT_LT(0, secs);
+	ASSERT_GE(MAX_SECONDS, secs);
 	ASSERT_EQ(0, switch_all(self, true));
 	shared = mmap(NULL, sizeof(*self->busy), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -210,11 +229,13 @@ TEST_F(tunables, store_while_switching)
 	       cycles, self->npolicies, secs,
 	       __atomic_load_n(self->busy, __ATOMIC_RELAXED));
 	ASSERT_LT(0, cycles);
-	ret = kio_kmsg_count(destroyed, line, sizeof(line));
+	ret = kio_kmsg_count(lock_warning, line, sizeof(line));
 	ASSERT_LE(0, ret);
 	if (ret)
 		TH_LOG("the kernel warned: %s", line);
 	EXPECT_EQ(0, ret);
+	EXPECT_TRUE(debug_locks_on())
+		TH_LOG("lock debugging is off after the test: a lock warning turned it off");
 }
 
 TEST_HARNESS_MAIN
