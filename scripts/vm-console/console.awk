@@ -2,8 +2,8 @@
 # lines between the "M begin" and "M end STATUS" markers (M is the awk
 # variable m), and the files that the guest sends with --out (base64
 # lines between "M out-begin SIZE" and "M out-end SIZE") into the file
-# named by the variable data, their markers' sizes and errors into state,
-# and the kernel messages that cut into them into kmsg.
+# named by the variable data, and their markers' sizes and errors into
+# state.  Kernel messages that cut into the files are shown.
 #
 # A kernel message can cut a line anywhere: it runs from its "[ seconds]"
 # stamp to the end of the line, and the cut line goes on in the next one.
@@ -31,7 +31,6 @@ index($0, m " end") == 1 {
 out {
 	if (match($0, /\[ *[0-9]+\.[0-9]+\] .*$/)) {
 		print substr($0, RSTART); fflush()
-		print substr($0, RSTART) >kmsg
 		$0 = substr($0, 1, RSTART - 1)
 	}
 	if ($1 == m && $2 == "out-end") { print "end " $3 >state; out = 0 }
