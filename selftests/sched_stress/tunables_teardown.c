@@ -2,7 +2,7 @@
 /*
  * A write to a governor tunable while the governor's last policy leaves
  * it.  gov_attr_set_put() drops usage_count under update_lock and, at 0,
- * destroys the lock and then puts the kobject, whose release removes the
+ * destroys the lock and then puts the kobject, whose cleanup removes the
  * sysfs files.  A store that got into governor_store() in between takes
  * the destroyed lock to find usage_count 0 and return -EBUSY; with
  * CONFIG_DEBUG_MUTEXES v6.12 warns "DEBUG_LOCKS_WARN_ON(lock->magic !=
@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -214,6 +215,8 @@ TEST_F_TIMEOUT(tunables, store_while_switching, MAX_SECONDS + 30)
 	self->writer = fork();
 	ASSERT_LE(0, self->writer);
 	if (!self->writer) {
+		/* Not left writing if the harness kills the test. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		write_tunables(self->busy);
 		_exit(0);
 	}
