@@ -19,10 +19,11 @@
  *
  *  - steady.fast_ramp_up_changes_frequency_no_more_often: a task starts
  *    spinning on an idle CPU of the fastest policy and keeps spinning.
- *    With fast_ramp_up 1 the policy reaches its highest frequency sooner
- *    (the median of STEADY_ROUNDS rounds by a tenth at least) and changes
- *    frequency (total_trans) no more often than with 0: a frequency reached
- *    by a jump is not taken back while the utilization that asked for it is
+ *    With fast_ramp_up 1 the policy climbs from its first raise to its
+ *    highest frequency faster (the median of STEADY_ROUNDS rounds at most
+ *    STEADY_MAX_CLIMB_PCT per cent of that with 0) and changes frequency
+ *    (total_trans) no more often than with 0: a frequency reached by a
+ *    jump is not taken back while the utilization that asked for it is
  *    still there.
  *
  * SKIPs without root, a cpufreq policy under schedutil, the statistics,
@@ -598,19 +599,50 @@ FIXTURE_TEARDOWN(steady)
 	policy_release(&self->p, &self->saved);
 }
 
-#define STEADY_ROUNDS	6
-#define STEADY_RUN_US	400000
+/*
+ * The climb, from the first raise to the highest frequency, is what
+ * fast_ramp_up changes: before the first raise both settings run the same
+ * code.  The time from the start of the spin to the top also holds the
+ * wait for that raise, 38 to 52 ms, which spreads by as much as the whole
+ * gain on the sandybridge board: one make check there saw medians of 57.6
+ * and 54.6 ms (0 and 1), a quiet run 61.4 and 51.0.  So the margin is
+ * asked of the climb, as cpufreq_ramp_freq's fast_ramp_up_reaches_max_sooner
+ * asks it.  Medians of the climb, 8 rounds each, quiet 2-core host,
+ * 2026-12-04 (Documentation/data/steady-climb-20261204/):
+ *  - sandybridge (policy1, 19 frequencies): 19.7 and 18.9 ms with 0,
+ *    8.1 and 7.3 ms with 1: 41% and 38%;
+ *  - hikey960 (policy2, 5 frequencies): 58.9 and 58.1 ms with 0, 30.7 and
+ *    30.8 ms with 1: 52% and 53%;
+ *  - sandybridge with the mutant schedutil-fast-ramp-up-noop: 18.9 and
+ *    19.0 ms, 101%.
+ * 75% sits well away from both.
+ */
+#define STEADY_ROUNDS		8
+#define STEADY_RUN_US		400000
+#define STEADY_MAX_CLIMB_PCT	75
+
+struct steady_result {
+	long long first;	/* first raise, us after the spin began; -1: none */
+	long long to_max;	/* highest frequency, likewise */
+	unsigned long changes;	/* frequency changes while spinning */
+};
+
+/* From the first raise to the maximum, at least one polling interval. */
+static long long steady_climb(const struct steady_result *r)
+{
+	long long c = r->first < 0 ? r->to_max : r->to_max - r->first;
+
+	return c < POLL_US ? POLL_US : c;
+}
 
 /*
  * One round: tickle until the policy is at its lowest frequency, then spin
- * for STEADY_RUN_US; the time to the highest frequency (-1: not reached)
- * and the number of frequency changes while spinning.
+ * for STEADY_RUN_US.
  */
 static void steady_round(struct __test_metadata *_metadata,
-			 FIXTURE_DATA(steady) *self, long long *to_max,
-			 unsigned long *changes)
+			 FIXTURE_DATA(steady) *self, struct steady_result *r)
 {
-	unsigned long before, after;
+	unsigned long before, after, f;
 	long long t0, t;
 	pid_t pid;
 
@@ -628,55 +660,59 @@ static void steady_round(struct __test_metadata *_metadata,
 
 	ASSERT_EQ(0, read_total_trans(&self->p, &before));
 	*self->phase = SPIN;
-	*to_max = -1;
+	r->first = -1;
+	r->to_max = -1;
 	t0 = now_us();
 	while ((t = now_us()) - t0 < STEADY_RUN_US) {
-		if (*to_max < 0 && cur_freq(&self->p) >= self->p.max)
-			*to_max = t - t0;
+		f = cur_freq(&self->p);
+		if (r->first < 0 && f > self->p.min)
+			r->first = t - t0;
+		if (r->to_max < 0 && f >= self->p.max)
+			r->to_max = t - t0;
 		sleep_us(POLL_US);
 	}
 	ASSERT_EQ(0, read_total_trans(&self->p, &after));
 	*self->phase = STOP;
 	ASSERT_EQ(0, reap(pid));
-	*changes = after - before;
+	r->changes = after - before;
 }
 
 TEST_F_TIMEOUT(steady, fast_ramp_up_changes_frequency_no_more_often, 150)
 {
-	long long to_max[2][STEADY_ROUNDS], m[2];
-	unsigned long changes[2] = { 0, 0 }, c;
-	int round, fast, n[2] = { 0, 0 };
+	long long climb[2][STEADY_ROUNDS], m[2];
+	unsigned long changes[2] = { 0, 0 };
+	int round, fast, n[2] = { 0, 0 }, reached = 1;
+	struct steady_result r;
+	long long pct;
 
 	TH_LOG("%s: cpu%d, %lu..%lu kHz, %d frequencies, rate limits %d us",
 	       self->p.dir, self->p.cpu, self->p.min, self->p.max,
 	       self->p.nr_freqs, LIMIT_US);
 	for (round = 0; round < 2 * STEADY_ROUNDS; round++) {
-		long long t;
-
 		fast = (round + 1) / 2 % 2;
 		ASSERT_EQ(0, knobs_set(&self->p, fast));
-		steady_round(_metadata, self, &t, &c);
-		TH_LOG("round %d, fast_ramp_up=%d: %lu changes in %d ms (%lu/s), max after %lld us",
-		       round, fast, c, STEADY_RUN_US / 1000,
-		       c * 1000000 / STEADY_RUN_US, t);
-		EXPECT_LE(0, t)
+		steady_round(_metadata, self, &r);
+		TH_LOG("round %d, fast_ramp_up=%d: %lu changes in %d ms (%lu/s), first raise after %lld us, max after %lld us",
+		       round, fast, r.changes, STEADY_RUN_US / 1000,
+		       r.changes * 1000000 / STEADY_RUN_US, r.first, r.to_max);
+		if (r.to_max < 0) {
 			TH_LOG("%lu kHz not reached", self->p.max);
-		to_max[fast][n[fast]++] = t;
-		changes[fast] += c;
+			reached = 0;
+		}
+		climb[fast][n[fast]++] = steady_climb(&r);
+		changes[fast] += r.changes;
 	}
-	m[0] = median(to_max[0], n[0]);
-	m[1] = median(to_max[1], n[1]);
-	TH_LOG("fast_ramp_up=0: %lu changes/s, max after %lld us (median); =1: %lu changes/s, %lld us",
+	ASSERT_TRUE(reached);
+	m[0] = median(climb[0], n[0]);
+	m[1] = median(climb[1], n[1]);
+	pct = m[1] * 100 / m[0];
+	TH_LOG("fast_ramp_up=0: %lu changes/s, climb %lld us (median); =1: %lu changes/s, climb %lld us, %lld%% of it (at most %d%% wanted)",
 	       changes[0] * 1000000 / (STEADY_RUN_US * STEADY_ROUNDS), m[0],
-	       changes[1] * 1000000 / (STEADY_RUN_US * STEADY_ROUNDS), m[1]);
+	       changes[1] * 1000000 / (STEADY_RUN_US * STEADY_ROUNDS), m[1],
+	       pct, STEADY_MAX_CLIMB_PCT);
 	EXPECT_LE(changes[1], changes[0]);
-	/*
-	 * Sooner by a margin: the medians of six rounds moved by about 5 ms
-	 * here (rounds spread over 20 ms under a busy host) while fast ramp-up
-	 * saved 30 ms of 110 on the hikey960 board; a no-op would pass a plain
-	 * "less than" half of the time.
-	 */
-	EXPECT_LE(m[1], m[0] - m[0] / 10);
+	EXPECT_LE(pct, STEADY_MAX_CLIMB_PCT)
+		TH_LOG("fast_ramp_up=1 did not climb to the maximum faster enough");
 }
 
 /*
