@@ -28,13 +28,13 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/sched/types.h>
 
 #include "kselftest_harness.h"
 #include "knob_io.h"
+#include "mono_time.h"
 #include "spinner.h"
 
 #define DL_POLICY	6		/* SCHED_DEADLINE */
@@ -78,14 +78,6 @@ static bool schedutil_in_use(void)
 			!strcmp(gov, "schedutil");
 	globfree(&g);
 	return found;
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 static int cpu_online_path(int cpu, char *path, size_t len)

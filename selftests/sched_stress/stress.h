@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "knob_io.h"
+#include "mono_time.h"
 
 #define MAX_CPUS	64
 #define MAX_POLICIES	16
@@ -48,9 +49,8 @@ static inline unsigned int prng_below(struct prng *r, unsigned int n)
 	return n ? (unsigned int)(prng_next(r) % n) : 0;
 }
 
-/* ---- time ---- */
+/* ---- time (now_s(): mono_time.h) ---- */
 
-double now_s(void);
 /* Sleep @s seconds, waking early (returning true) when stop is set. */
 bool nap(double s, volatile int *stop);
 

@@ -34,11 +34,11 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "knob_io.h"
+#include "mono_time.h"
 
 #define MAX_POLICIES	64
 #define GOV_LEN		32
@@ -48,14 +48,6 @@
 
 static const char rate_limit_glob[] =
 	"/sys/devices/system/cpu/cpufreq/{policy*/,}schedutil/rate_limit_us";
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Lock debugging is built in and still on: /proc/lockdep_stats says so. */
 static bool debug_locks_on(void)

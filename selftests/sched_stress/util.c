@@ -19,14 +19,6 @@
 static pthread_mutex_t problem_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long nproblems;
 
-double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 bool nap(double s, volatile int *stop)
 {
 	double end = now_s() + s;
