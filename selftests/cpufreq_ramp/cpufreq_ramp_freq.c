@@ -346,8 +346,8 @@ static double median_double(double *v, int n)
  * whole gain: its length depends on the utilization the spinner starts
  * from.  So the test is one-sided on the climb (the median over the pairs
  * of the climb with 1 over the climb with 0 at most RAMP_MAX_CLIMB_RATIO,
- * 1 the faster in at least RAMP_MIN_WINS pairs) and only asks of the whole
- * time to the maximum that 1 is not the slower in the median.
+ * 1 the faster in at least RAMP_MIN_WINS pairs); the whole time to the
+ * maximum is logged, not checked.
  *
  * Measured in the 4-CPU guests of scripts/vm on a quiet 2-core host,
  * 2026-12-02, the series as it is, both rate limits at 1000 us, from the
@@ -366,9 +366,13 @@ static double median_double(double *v, int n)
  * 1.25 * 0.12 / 4 = 0.04 in the logarithm on the quiet host, a few times
  * that when the host is busy): 0.75 sits far from both 1 and the largest
  * median seen; the mutant schedutil-fast-ramp-up-noop gave 0.99 and 1.06.
- * The whole time cannot bear more than "not slower": this test used to ask
- * its median ratio to be at most 0.93 and 1 faster in 12 pairs, which a
- * quiet run met with 0.92 and 13, and one run of make check did not.
+ * The whole time cannot bear a check: this test used to ask its median
+ * ratio to be at most 0.93, which one make check did not meet, then at
+ * most 1, which three sandybridge runs of 2026-12-04 met with 0.84, 0.77
+ * and 0.94, 11 of their 48 pairs above 1, 6 of 16 in the last.  Were the
+ * pairs independent, a median of 16 would cross 1 in 0.4% to 1.6% of
+ * runs; the runs differ, so more often (Documentation/data/
+ * steady-climb-20261204/, whole-time-odds.py).
  */
 #define RAMP_PAIRS		16
 #define RAMP_MAX_CLIMB_RATIO	0.75
@@ -405,15 +409,13 @@ TEST_F_TIMEOUT(ramp, fast_ramp_up_reaches_max_sooner, 150)
 	}
 	med_climb = median_double(climb, RAMP_PAIRS);
 	med_whole = median_double(whole, RAMP_PAIRS);
-	TH_LOG("median climb ratio %.2f (at most %.2f wanted), fast_ramp_up=1 climbed faster in %d of %d pairs (%d wanted); median whole-time ratio %.2f (at most 1 wanted)",
+	TH_LOG("median climb ratio %.2f (at most %.2f wanted), fast_ramp_up=1 climbed faster in %d of %d pairs (%d wanted); median whole-time ratio %.2f (not checked)",
 	       med_climb, RAMP_MAX_CLIMB_RATIO, wins, RAMP_PAIRS, RAMP_MIN_WINS,
 	       med_whole);
 	EXPECT_LE(med_climb, RAMP_MAX_CLIMB_RATIO)
 		TH_LOG("fast_ramp_up=1 did not climb to the maximum faster enough");
 	EXPECT_GE(wins, RAMP_MIN_WINS)
 		TH_LOG("fast_ramp_up=1 did not climb to the maximum faster often enough");
-	EXPECT_LE(med_whole, 1.0)
-		TH_LOG("fast_ramp_up=1 took longer to reach the maximum");
 }
 
 #define UP_LIMIT_US	200000
