@@ -29,6 +29,19 @@ static inline long long now_us(void)
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
+/*
+ * The climb of a ramp: from the first raise (@first us after the load
+ * began, -1 if none was seen) to the maximum (@to_max), at least
+ * @poll_us, the resolution of both.
+ */
+static inline long long ramp_climb_us(long long to_max, long long first,
+				      long long poll_us)
+{
+	long long c = first < 0 ? to_max : to_max - first;
+
+	return c < poll_us ? poll_us : c;
+}
+
 static inline void sleep_us(long us)
 {
 	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };

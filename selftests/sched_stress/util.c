@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_stress: time and the problem log.
+ * sched_stress: naps that a stop cuts short, and the problem log.
  */
 #define _GNU_SOURCE
 #include <errno.h>
