@@ -284,8 +284,7 @@ TEST_F(steal_exact, victims_bounded)
 /*
  * Overload, a throttled group, hotplug and STEAL switched off and on, for
  * a few seconds: the kernel's own check of the masks reports nothing.
- */
-/*
+ *
  * 90 s, not the harness's 30: once, on the hikey960 board under
  * lava-run, this test was killed at 30 s, with no kernel message and the
  * tests after it passing; what took the time was not logged.  A CPU
@@ -316,13 +315,14 @@ TEST_F_TIMEOUT(steal_exact, no_reports, 90)
 		usleep(250000);
 		if (hotplug) {
 			time_t t0 = time(NULL);
+			long took;
 
 			self->hot_cpu = last;
 			ASSERT_EQ(0, su_set_cpu_online(last, !(cycle & 1)));
-			if (time(NULL) - t0 > 1)
+			took = time(NULL) - t0;
+			if (took > 1)
 				TH_LOG("cycle %d: cpu%d %s took %ld s", cycle, last,
-				       cycle & 1 ? "offline" : "online",
-				       (long)(time(NULL) - t0));
+				       cycle & 1 ? "offline" : "online", took);
 		}
 		if (cycle % 3 == 2) {
 			ASSERT_EQ(0, su_set_steal(false));
