@@ -10,7 +10,9 @@
  *    policy never enters a frequency above the lowest one at or above
  *    cpuinfo_max_freq * 300 / cpu_capacity, with fast_ramp_up 1 as with 0:
  *    the jump aims at the highest frequency the clamp allows, not at
- *    cpuinfo_max_freq.  Counted exactly, from trans_table.  Every other
+ *    cpuinfo_max_freq.  Counted exactly, from trans_table; and the
+ *    bursts must raise the frequency above the policy's lowest with both
+ *    settings, or staying below the clamp proves nothing.  Every other
  *    task is held to the same clamp for the duration (the system-wide
  *    kernel.sched_util_clamp_min/max): a kworker that ran unclamped on the
  *    CPU while the task slept leaves its clamp on the idle runqueue, and
@@ -553,6 +555,16 @@ TEST_F_TIMEOUT(uclamp, fast_ramp_up_stays_below_uclamp_max, 120)
 	       self->ceil, above[0], top[0], above[1], top[1]);
 	EXPECT_EQ(0UL, above[1]);
 	EXPECT_EQ(0UL, above[0]);
+	/*
+	 * Staying below the ceiling proves nothing if the frequency never
+	 * moved: the bursts must raise it above the policy's minimum with
+	 * either setting (on the hikey960 board, 2026-12-05, both reached
+	 * the ceiling, 1402000 kHz, from 533000).
+	 */
+	EXPECT_GT(top[0], self->p.min)
+		TH_LOG("the load never raised the frequency with fast_ramp_up=0");
+	EXPECT_GT(top[1], self->p.min)
+		TH_LOG("the load never raised the frequency with fast_ramp_up=1");
 }
 
 /* ------------------------------------------------------------------ */
