@@ -776,6 +776,9 @@ TEST_F_TIMEOUT(steal, runq_wait, 90)
 	TH_LOG("cpu%d,%d: STEAL %lld us, NO_STEAL %lld us in all; median ratio %.2f (at most %.2f wanted), STEAL lower in %d of %d pairs (%d wanted), %ld steals, gate shut in %d rounds",
 	       cpus[0], cpus[1], sum_on / 1000, sum_off / 1000, median,
 	       WAIT_MAX_RATIO, wins, WAIT_PAIRS, WAIT_MIN_WINS, stolen, shut);
+	/* a lower wait with no steal would be luck, not STEAL's doing */
+	EXPECT_LT(0, stolen)
+		TH_LOG("STEAL rounds stole nothing");
 	EXPECT_LE(median, WAIT_MAX_RATIO)
 		TH_LOG("STEAL did not lower the run-queue wait enough");
 	EXPECT_GE(wins, WAIT_MIN_WINS)
