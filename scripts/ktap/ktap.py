@@ -188,8 +188,13 @@ def kunit_records(text):
     for suite in top.tests:
         recs.append((suite.status, 'kunit: %s' % suite.name, suite.reason))
         for case in suite.children:
-            recs.append((case.status, 'kunit: %s.%s' % (suite.name, case.name),
-                         case.reason))
+            cid = 'kunit: %s.%s' % (suite.name, case.name)
+            recs.append((case.status, cid, case.reason))
+            # a parameterised case: one record per parameter, so that a
+            # parameter that goes missing or fails is named
+            for param in case.children:
+                recs.append((param.status, '%s: %s' % (cid, param.name),
+                             param.reason))
     return _uniq(recs)
 
 

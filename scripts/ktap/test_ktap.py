@@ -50,6 +50,8 @@ class KunitTest(unittest.TestCase):
             'kunit: pelt': 'PASS',
             'kunit: pelt.ramp': 'PASS',
             'kunit: pelt.decay': 'PASS',
+            'kunit: pelt.decay: mult=1': 'PASS',
+            'kunit: pelt.decay: mult=4': 'SKIP',
             'kunit: steal': 'SKIP',
             'kunit: steal.mask': 'SKIP',
         })
@@ -121,6 +123,9 @@ class KunitTest(unittest.TestCase):
                  for l in GOOD_KUNIT]
         st = statuses(ktap.kunit_records(console(*lines)))
         self.assertEqual(st['kunit: pelt.decay'], 'FAIL')
+        # and the parameter is named
+        self.assertEqual(st['kunit: pelt.decay: mult=1'], 'FAIL')
+        self.assertEqual(st['kunit: pelt.decay: mult=4'], 'SKIP')
 
     def test_numbering_out_of_order_fails(self):
         lines = [l.replace('    ok 2 decay', '    ok 3 decay')
