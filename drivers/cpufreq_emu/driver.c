@@ -27,6 +27,8 @@
  * With emulate_speed=1 the CPUs also compute at the speed their capacity
  * and frequency say, by losing time in hard-IRQ context (speed.c).
  *
+ * A hardware cap can be told to the scheduler through debugfs (hw_cap.c).
+ *
  * Nothing is registered when the tables or parameters are invalid.
  */
 
@@ -38,10 +40,12 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/of.h>
 #include <linux/pm_opp.h>
 #include <linux/pm_qos.h>
 #include <linux/sched/topology.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/thermal.h>
@@ -95,6 +99,7 @@ MODULE_PARM_DESC(speed_period_us,
  * @cdev_state:	cooling state last set through @cdev
  * @cdev_lock:	serialises @cdev_state and @qos updates
  * @qos:	max-frequency request on the policy, owned by @cdev
+ * @hw_cap:	hardware cap told to the scheduler in kHz, 0 for none (hw_cap.c)
  */
 struct emu_domain {
 	cpumask_var_t cpus;
@@ -107,6 +112,7 @@ struct emu_domain {
 	unsigned long cdev_state;
 	struct mutex cdev_lock;		/* protects cdev_state and qos */
 	struct freq_qos_request qos;
+	unsigned int hw_cap;
 };
 
 static struct emu_domain *emu_domains;
@@ -298,6 +304,40 @@ unsigned int emu_cpu_speed(unsigned int cpu)
 	speed = div_u64((u64)arch_scale_cpu_capacity(cpu) * READ_ONCE(d->cur),
 			d->table[d->nr_freqs - 1].frequency);
 	return clamp_t(unsigned long, speed, EMU_MIN_SPEED, SCHED_CAPACITY_SCALE);
+}
+
+static DEFINE_MUTEX(emu_hw_cap_lock);
+
+int emu_set_hw_cap(unsigned int cpu, unsigned int khz)
+{
+	struct emu_domain *d;
+	unsigned int max;
+
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	d = per_cpu(emu_domain_of, cpu);
+	if (!d)
+		return -ENODEV;
+	max = d->table[d->nr_freqs - 1].frequency;
+	if (khz && (khz < d->table[0].frequency || khz > max))
+		return -EINVAL;
+
+	guard(mutex)(&emu_hw_cap_lock);
+	d->hw_cap = khz;
+	arch_update_hw_pressure(d->cpus, khz ? khz : max);
+	return 0;
+}
+
+void emu_hw_cap_print(struct seq_file *m)
+{
+	unsigned int i;
+
+	guard(mutex)(&emu_hw_cap_lock);
+	for (i = 0; i < emu_nr_domains; i++)
+		if (emu_domains[i].table)
+			seq_printf(m, "%*pbl %u\n",
+				   cpumask_pr_args(emu_domains[i].cpus),
+				   emu_domains[i].hw_cap);
 }
 
 static void emu_cpufreq_register_em(struct cpufreq_policy *policy)
@@ -661,6 +701,7 @@ static int __init emu_cpufreq_module_init(void)
 			goto err;
 		}
 	}
+	emu_hw_cap_start();
 	return 0;
 
 err:
@@ -671,6 +712,12 @@ module_init(emu_cpufreq_module_init);
 
 static void __exit emu_cpufreq_module_exit(void)
 {
+	unsigned int i;
+
+	emu_hw_cap_stop();
+	for (i = 0; i < emu_nr_domains; i++)
+		if (emu_domains[i].hw_cap)
+			emu_set_hw_cap(cpumask_first(emu_domains[i].cpus), 0);
 	/* No frequency change, hence no kick, after the driver is gone. */
 	cpufreq_unregister_driver(&emu_cpufreq_driver);
 	if (emulate_speed)

@@ -18,4 +18,13 @@ void emu_speed_changed(const struct cpumask *cpus);
 /* driver.c: @cpu's speed now, EMU_MIN_SPEED..SCHED_CAPACITY_SCALE. */
 unsigned int emu_cpu_speed(unsigned int cpu);
 
+/* driver.c: the hardware cap of @cpu's domain, 0 to lift it. */
+struct seq_file;
+int emu_set_hw_cap(unsigned int cpu, unsigned int khz);
+void emu_hw_cap_print(struct seq_file *m);
+
+/* hw_cap.c */
+void emu_hw_cap_start(void);
+void emu_hw_cap_stop(void);
+
 #endif

@@ -39,6 +39,14 @@
  *    (scaling_max_freq, debugfs "instant"), the scheduler's capacity
  *    ("actual") stays above a LITTLE's, and the tasks stay on the bigs.
  *
+ *  - hw_decay32: as decay32, but the cap is one the hardware imposes
+ *    (firmware or a power controller, as Qualcomm's LMh does), told to the
+ *    scheduler through arch_update_hw_pressure() by the emulated driver's
+ *    debugfs file cpufreq_emu_hw_cap.  The policy keeps its limits and the
+ *    cpufreq pressure stays 0; the capacity the scheduler uses falls by the
+ *    hw_load_avg signal instead.  The capacity inversion must count that
+ *    loss too, or the tasks stay on the capped bigs.
+ *
  * In every variant, back on the uncapped bigs, a task on a LITTLE is a
  * misfit (v6.12's own rule) and an idle big pulls it: all must return.
  *
@@ -89,6 +97,7 @@
 #define STAY_PERCENT	25
 #define MIN_SAMPLES	20	/* in a window, or the sampler was starved */
 #define CONTROL_DECAY_MS 32768
+#define HW_CAP		"/sys/kernel/debug/cpufreq_emu_hw_cap"
 
 enum { OTHER, BIG, LITTLE };
 
@@ -240,6 +249,15 @@ static void spin(void)
 		n++;
 }
 
+/* Cap the big cluster in the hardware's name at @khz, 0 to lift the cap */
+static int set_hw_cap(const struct board *b, unsigned long khz)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%d %lu", b->big[0], khz);
+	return kio_write_str(HW_CAP, buf);
+}
+
 FIXTURE(inversion) {
 	struct board b;
 	pid_t pid[MAX_CPUS];
@@ -251,6 +269,7 @@ FIXTURE_VARIANT(inversion) {
 	unsigned int decay_ms;
 	int inverted;			/* whether the scheduler sees the cap */
 	int moved;			/* whether all the tasks leave the bigs */
+	int hw;				/* a hardware cap, not a cooling device */
 };
 
 /* The test: an averaged pressure, and with it the misfit rule */
@@ -258,6 +277,14 @@ FIXTURE_VARIANT_ADD(inversion, decay32) {
 	.decay_ms = 32,
 	.inverted = 1,
 	.moved = 1,
+};
+
+/* The same with a cap of the hardware's, not cpufreq's */
+FIXTURE_VARIANT_ADD(inversion, hw_decay32) {
+	.decay_ms = 32,
+	.inverted = 1,
+	.moved = 1,
+	.hw = 1,
 };
 
 /* The default, v6.12's instantaneous pressure: seen, but no misfit rule */
@@ -284,6 +311,9 @@ FIXTURE_SETUP(inversion)
 	reason = absent(&self->b, why, sizeof(why));
 	if (reason)
 		SKIP(return, "%s", reason);
+	if (variant->hw && access(HW_CAP, W_OK))
+		SKIP(return, "no %s: the emulated board's cpufreq_emu module tells hardware caps",
+		     HW_CAP);
 	ASSERT_EQ(0, kio_read_ul(KNOB, &self->saved_decay));
 	ASSERT_EQ(0, kio_write_ul(self->b.cur_state, 0));
 }
@@ -298,6 +328,8 @@ FIXTURE_TEARDOWN(inversion)
 		waitpid(self->pid[i], NULL, 0);
 	if (self->b.cur_state[0])
 		kio_write_ul(self->b.cur_state, 0);
+	if (variant->hw)
+		set_hw_cap(&self->b, 0);
 	kio_write_ul(KNOB, self->saved_decay);
 }
 
@@ -429,6 +461,20 @@ static int wait_max_freq(const char *policy, unsigned long freq)
  * Sample one phase and check that on average at least @min_percent of
  * @need tasks were on the side @want; the phase's name for the log
  */
+/* Cap the big cluster at its lowest OPP, or lift the cap */
+static void cap_bigs(struct __test_metadata *_metadata, const struct board *b,
+		     int hw, int on)
+{
+	if (hw) {
+		ASSERT_EQ(0, set_hw_cap(b, on ? b->min_freq : 0));
+		return;
+	}
+	ASSERT_EQ(0, kio_write_ul(b->cur_state, on ? b->max_state : 0));
+	ASSERT_EQ(0, wait_max_freq(b->policy, on ? b->min_freq : b->max_freq))
+		TH_LOG("state %lu of %s did not set %s's max", on ? b->max_state : 0,
+		       b->cur_state, b->policy);
+}
+
 static void phase(struct __test_metadata *_metadata, FIXTURE_DATA(inversion) *self,
 		  const char *name, int want, int need, int min_percent, long t0,
 		  long settle_ms)
@@ -455,8 +501,9 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 	int i;
 
 	TH_LOG("%d big CPUs (%lu), %d LITTLE (%lu); cap through %s (state %lu); decay %u ms",
-	       b->nr_big, b->big_cap, b->nr_little, b->little_cap, b->cur_state,
-	       b->max_state, variant->decay_ms);
+	       b->nr_big, b->big_cap, b->nr_little, b->little_cap,
+	       variant->hw ? HW_CAP : b->cur_state, b->max_state,
+	       variant->decay_ms);
 
 	/* Uncapped, the knob set: the average restarts at no pressure */
 	ASSERT_EQ(0, kio_write_ul(KNOB, variant->decay_ms));
@@ -487,10 +534,7 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 
 	/* Capped at the lowest OPP */
 	t0 = now_ms();
-	ASSERT_EQ(0, kio_write_ul(b->cur_state, b->max_state));
-	ASSERT_EQ(0, wait_max_freq(b->policy, b->min_freq))
-		TH_LOG("state %lu of %s did not cap %s at %lu kHz", b->max_state,
-		       b->cur_state, b->policy, b->min_freq);
+	cap_bigs(_metadata, b, variant->hw, 1);
 	if (variant->moved)
 		phase(_metadata, self, "capped", LITTLE, self->nr, MIN_PERCENT, t0,
 		      SETTLE_MS);
@@ -506,7 +550,9 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 		ASSERT_EQ(0, read_cpu(b->big[i], &l));
 		TH_LOG("capped: cpu%d orig=%lu instant=%lu avg=%lu actual=%lu",
 		       l.cpu, l.orig, l.instant, l.avg, l.actual);
-		EXPECT_GE(1L, labs((long)l.instant - (long)pressure))
+		/* cpufreq's pressure: a hardware cap is not one of its own */
+		EXPECT_GE(1L, labs((long)l.instant -
+				   (long)(variant->hw ? 0 : pressure)))
 			TH_LOG("cpufreq's pressure is not the cap's %lu", pressure);
 		if (variant->inverted) {
 			EXPECT_GT(b->little_cap, l.actual);
@@ -517,8 +563,7 @@ TEST_F_TIMEOUT(inversion, placement, 90)
 
 	/* Lifted: (back) on the bigs */
 	t0 = now_ms();
-	ASSERT_EQ(0, kio_write_ul(b->cur_state, 0));
-	ASSERT_EQ(0, wait_max_freq(b->policy, b->max_freq));
+	cap_bigs(_metadata, b, variant->hw, 0);
 	phase(_metadata, self, "lifted", BIG, self->nr, MIN_PERCENT, t0, SETTLE_MS);
 }
 
@@ -748,6 +793,8 @@ static unsigned long main_saved_decay;
 static void restore(void)
 {
 	kio_write_ul(main_board.cur_state, 0);
+	if (!access(HW_CAP, W_OK))
+		set_hw_cap(&main_board, 0);
 	if (main_board.little_cur_state[0])
 		kio_write_ul(main_board.little_cur_state, 0);
 	kio_write_ul(KNOB, main_saved_decay);
