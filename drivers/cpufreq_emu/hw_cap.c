@@ -32,11 +32,6 @@ static int emu_hw_cap_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int emu_hw_cap_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, emu_hw_cap_show, NULL);
-}
-
 static ssize_t emu_hw_cap_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
@@ -56,14 +51,7 @@ static ssize_t emu_hw_cap_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : count;
 }
 
-static const struct file_operations emu_hw_cap_fops = {
-	.owner		= THIS_MODULE,
-	.open		= emu_hw_cap_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-	.write		= emu_hw_cap_write,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(emu_hw_cap);
 
 /* Only where the architecture feeds a hardware pressure to the scheduler */
 void emu_hw_cap_start(void)

@@ -457,10 +457,6 @@ static int wait_max_freq(const char *policy, unsigned long freq)
 	return -1;
 }
 
-/*
- * Sample one phase and check that on average at least @min_percent of
- * @need tasks were on the side @want; the phase's name for the log
- */
 /* Cap the big cluster at its lowest OPP, or lift the cap */
 static void cap_bigs(struct __test_metadata *_metadata, const struct board *b,
 		     int hw, int on)
@@ -475,6 +471,10 @@ static void cap_bigs(struct __test_metadata *_metadata, const struct board *b,
 		       b->cur_state, b->policy);
 }
 
+/*
+ * Sample one phase and check that on average at least @min_percent of
+ * @need tasks were on the side @want; the phase's name for the log
+ */
 static void phase(struct __test_metadata *_metadata, FIXTURE_DATA(inversion) *self,
 		  const char *name, int want, int need, int min_percent, long t0,
 		  long settle_ms)
