@@ -9,6 +9,9 @@
  * stats_fields: /sys/kernel/debug/sched/steal has one line per online CPU
  *   with attempts, stolen, failed, skipped and search_ns, and attempts =
  *   stolen + failed once stealing is off.
+ * failed_searches_back_off: a CPU of the LLC overloaded with tasks pinned
+ *   to it, which no search can move, does not make every idle entry of
+ *   another CPU of the LLC search it.
  *
  * Skips (exit 4) without the STEAL feature.
  */
@@ -143,6 +146,85 @@ TEST_F(steal_rules, stats_fields)
 		EXPECT_EQ(su_get(v, c, "attempts"), su_get(w, c, "attempts"));
 		EXPECT_EQ(su_get(v, c, "skipped"), su_get(w, c, "skipped"));
 	}
+}
+
+/* The times @cpu went idle (/proc/schedstat: "cpuN yld 0 sched goidle"), or -1 */
+static long long goidle(int cpu)
+{
+	static char buf[1 << 16];
+	char want[16], *line, *save = NULL;
+	long long v[4];
+
+	if (kio_read("/proc/schedstat", buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, want, strlen(want)))
+			continue;
+		if (sscanf(line + strlen(want), "%lld %lld %lld %lld",
+			   &v[0], &v[1], &v[2], &v[3]) != 4)
+			return -1;
+		return v[3];
+	}
+	return -1;
+}
+
+/*
+ * Two CPU hogs pinned to a CPU of cpu0's LLC keep it overloaded with
+ * nothing a search may move; a task pinned to another CPU of the LLC runs
+ * 20 us and sleeps BACKOFF_SLEEP_US, so that CPU goes idle hundreds of
+ * times a second, each time with an avg_idle far above a search's cost.
+ * Without a back-off every such idle entry searches, takes the victim's
+ * lock and finds nothing: 2151 searches in 2151 idle entries of 3 s on
+ * the emulated Sandy Bridge board.  With it, the waits after failed
+ * searches double up to about 8 ms, which allows some 125 searches a
+ * second: 326 in 2193 idle entries (15%).  At least BACKOFF_MIN_IDLE idle
+ * entries a second are needed to tell the two apart
+ * (Documentation/data/failfirst-20261206/).
+ */
+#define BACKOFF_SLEEP_US	1000
+#define BACKOFF_WINDOW_S	3
+#define BACKOFF_MIN_IDLE	300
+#define BACKOFF_MAX_PERCENT	50
+
+TEST_F(steal_rules, failed_searches_back_off)
+{
+	struct su_view *a = &self->a, *b = &self->b;
+	int llc[SU_MAX_CPUS], nllc, victim, thief;
+	long long idle0, idle1, idle, searches;
+
+	nllc = su_llc_cpus(0, llc);
+	if (nllc < 2)
+		SKIP(return, "cpu0 shares its last-level cache with no other CPU");
+	victim = llc[0];
+	thief = llc[1];
+	ASSERT_EQ(0, kio_write_str(SU_SCHEDSTATS, "1"));
+	ASSERT_EQ(0, su_set_steal(true));
+	ASSERT_LT(0, su_spawn(&self->t, &victim, 1, 0, 0));
+	ASSERT_LT(0, su_spawn(&self->t, &victim, 1, 0, 0));
+	ASSERT_LT(0, su_spawn(&self->t, &thief, 1, 20, BACKOFF_SLEEP_US));
+
+	sleep(1);
+	ASSERT_LT(0, su_read_view(SU_STEAL, steal_counts, a));
+	idle0 = goidle(thief);
+	ASSERT_LE(0, idle0);
+	sleep(BACKOFF_WINDOW_S);
+	ASSERT_LT(0, su_read_view(SU_STEAL, steal_counts, b));
+	idle1 = goidle(thief);
+	ASSERT_LE(0, idle1);
+
+	idle = idle1 - idle0;
+	searches = su_get(b, thief, "attempts") - su_get(a, thief, "attempts");
+	TH_LOG("cpu%d, beside cpu%d and its two pinned hogs, went idle %lld times in %d s and searched %lld times (stole %lld)",
+	       thief, victim, idle, BACKOFF_WINDOW_S, searches,
+	       su_get(b, thief, "stolen") - su_get(a, thief, "stolen"));
+	if (idle < BACKOFF_MIN_IDLE * BACKOFF_WINDOW_S)
+		SKIP(return, "cpu%d went idle only %lld times in %d s: too few to show a back-off",
+		     thief, idle, BACKOFF_WINDOW_S);
+	EXPECT_GE(BACKOFF_MAX_PERCENT, searches * 100 / idle)
+		TH_LOG("%lld%% of the idle entries searched a CPU with nothing to steal",
+		       searches * 100 / idle);
 }
 
 int main(int argc, char **argv)
