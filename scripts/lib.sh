@@ -47,6 +47,14 @@ check_arch() {
 	esac
 }
 
+# The emulated board scripts/vm boots for an arch unless told --board.
+default_board() {
+	case "$1" in
+	x86_64) echo sandybridge ;;
+	arm64) echo hikey960 ;;
+	esac
+}
+
 # Kernel ARCH= value and cross compiler prefix for one of our arches.
 kbuild_arch() {
 	case "$1" in

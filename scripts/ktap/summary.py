@@ -4,7 +4,7 @@
 expected results.
 
   summary.py LABEL CONSOLE_LOG KSELFTEST_OUTPUT [--expected FILE]
-             [--write-expected FILE]
+             [--write-expected FILE] [--json FILE [--meta KEY=VALUE]...]
 
 Prints "PASS|SKIP|FAIL LABEL ID" lines (a SKIP with "# reason", a FAIL
 with its reason in parentheses), then, with --expected, one line per
@@ -15,6 +15,8 @@ ID| LINE" (a failure's own figures, where only the summary is kept).
 Exit status: 0 when nothing failed and nothing differs, 1 otherwise, 2 when
 no test ran at all (or the inputs are unreadable).  --write-expected FILE
 writes the results as the new expected list (refused when a test failed).
+--json FILE writes them as JSON records (results.py), each with the
+--meta KEY=VALUE pairs given (arch, board, kernel, series commit...).
 """
 
 import argparse
@@ -23,6 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktap  # noqa: E402
+import results  # noqa: E402
 
 
 def read(path):
@@ -48,12 +51,21 @@ def main():
     ap.add_argument('kselftest_output')
     ap.add_argument('--expected')
     ap.add_argument('--write-expected')
+    ap.add_argument('--json')
+    ap.add_argument('--meta', action='append')
     a = ap.parse_args()
+    try:
+        meta = results.parse_meta(a.meta)
+    except ValueError as e:
+        ap.error(str(e))
 
     recs = (ktap.kunit_records(read(a.console)) +
             ktap.kselftest_records(read(a.kselftest_output)))
     for status, tid, reason in recs:
         print(line_of(status, a.label, tid, reason))
+    if a.json:
+        seconds = results.kselftest_seconds(read(a.kselftest_output))
+        results.dump(results.records(recs, meta, seconds), a.json)
 
     diff = []
     if a.expected:
