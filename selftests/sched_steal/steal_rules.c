@@ -7,11 +7,11 @@
  *   the load balancer (task_hot()), and idle CPUs of the LLC must still
  *   steal waiting tasks.
  * stats_fields: /sys/kernel/debug/sched/steal has one line per online CPU
- *   with attempts, stolen, failed, skipped and search_ns, and attempts =
- *   stolen + failed once stealing is off.
+ *   with attempts, stolen, failed, skipped, search_ns and backoff, and
+ *   attempts = stolen + failed once stealing is off.
  * failed_searches_back_off: a CPU of the LLC overloaded with tasks pinned
  *   to it, which no search can move, does not make every idle entry of
- *   another CPU of the LLC search it.
+ *   another CPU of the LLC search it, nor stop its searches.
  *
  * Skips (exit 4) without the STEAL feature.
  */
@@ -20,7 +20,11 @@
 #include "steal_util.h"
 
 static const char *const steal_fields[] = {
-	"attempts", "stolen", "failed", "skipped", "search_ns", NULL
+	"attempts", "stolen", "failed", "skipped", "search_ns", "backoff", NULL
+};
+/* What failed_searches_back_off reads */
+static const char *const backoff_counts[] = {
+	"attempts", "stolen", "backoff", NULL
 };
 /* What warm_tasks_stolen needs, so that it judges only what it tests. */
 static const char *const steal_counts[] = {
@@ -131,7 +135,7 @@ TEST_F(steal_rules, stats_fields)
 	ASSERT_EQ(0, su_set_steal(false));
 	usleep(100000);
 	ASSERT_EQ(n, su_read_view(SU_STEAL, steal_fields, v))
-		TH_LOG("want one line per online CPU, each with attempts=, stolen=, failed=, skipped= and search_ns=");
+		TH_LOG("want one line per online CPU, each with attempts=, stolen=, failed=, skipped=, search_ns= and backoff=");
 	ASSERT_EQ(n, su_read_view(SU_STEAL, steal_fields, w));
 	for (i = 0; i < n; i++) {
 		int c = cpus[i];
@@ -142,9 +146,11 @@ TEST_F(steal_rules, stats_fields)
 			TH_LOG("cpu%d: attempts != stolen + failed", c);
 		EXPECT_LE(0, su_get(v, c, "skipped"));
 		EXPECT_LE(0, su_get(v, c, "search_ns"));
+		EXPECT_LE(0, su_get(v, c, "backoff"));
 		/* Stealing is off: nothing moves. */
 		EXPECT_EQ(su_get(v, c, "attempts"), su_get(w, c, "attempts"));
 		EXPECT_EQ(su_get(v, c, "skipped"), su_get(w, c, "skipped"));
+		EXPECT_EQ(su_get(v, c, "backoff"), su_get(w, c, "backoff"));
 	}
 }
 
@@ -179,14 +185,18 @@ static long long goidle(int cpu)
  * lock and finds nothing: 2151 searches in 2151 idle entries of 3 s on
  * the emulated Sandy Bridge board.  With it, the waits after failed
  * searches double up to about 8 ms, which allows some 125 searches a
- * second: 326 in 2193 idle entries (15%).  At least BACKOFF_MIN_IDLE idle
+ * second: 330 in 1634 idle entries (20%).  At least BACKOFF_MIN_IDLE idle
  * entries a second are needed to tell the two apart
- * (Documentation/data/failfirst-20261206/).
+ * (Documentation/data/failfirst-20261206/).  The back-off must end too:
+ * a CPU that stopped searching for good would pass the first check, so
+ * at least BACKOFF_MIN_SEARCHES a second, a fifth of what the longest
+ * wait allows, and the idle entries it skipped counted as backoff=.
  */
 #define BACKOFF_SLEEP_US	1000
 #define BACKOFF_WINDOW_S	3
 #define BACKOFF_MIN_IDLE	300
 #define BACKOFF_MAX_PERCENT	50
+#define BACKOFF_MIN_SEARCHES	25
 
 TEST_F(steal_rules, failed_searches_back_off)
 {
@@ -206,25 +216,29 @@ TEST_F(steal_rules, failed_searches_back_off)
 	ASSERT_LT(0, su_spawn(&self->t, &thief, 1, 20, BACKOFF_SLEEP_US));
 
 	sleep(1);
-	ASSERT_LT(0, su_read_view(SU_STEAL, steal_counts, a));
+	ASSERT_LT(0, su_read_view(SU_STEAL, backoff_counts, a));
 	idle0 = goidle(thief);
 	ASSERT_LE(0, idle0);
 	sleep(BACKOFF_WINDOW_S);
-	ASSERT_LT(0, su_read_view(SU_STEAL, steal_counts, b));
+	ASSERT_LT(0, su_read_view(SU_STEAL, backoff_counts, b));
 	idle1 = goidle(thief);
 	ASSERT_LE(0, idle1);
 
 	idle = idle1 - idle0;
 	searches = su_get(b, thief, "attempts") - su_get(a, thief, "attempts");
-	TH_LOG("cpu%d, beside cpu%d and its two pinned hogs, went idle %lld times in %d s and searched %lld times (stole %lld)",
+	TH_LOG("cpu%d, beside cpu%d and its two pinned hogs, went idle %lld times in %d s and searched %lld times (stole %lld, backed off %lld times)",
 	       thief, victim, idle, BACKOFF_WINDOW_S, searches,
-	       su_get(b, thief, "stolen") - su_get(a, thief, "stolen"));
+	       su_get(b, thief, "stolen") - su_get(a, thief, "stolen"),
+	       su_get(b, thief, "backoff") - su_get(a, thief, "backoff"));
 	if (idle < BACKOFF_MIN_IDLE * BACKOFF_WINDOW_S)
 		SKIP(return, "cpu%d went idle only %lld times in %d s: too few to show a back-off",
 		     thief, idle, BACKOFF_WINDOW_S);
 	EXPECT_GE(BACKOFF_MAX_PERCENT, searches * 100 / idle)
 		TH_LOG("%lld%% of the idle entries searched a CPU with nothing to steal",
 		       searches * 100 / idle);
+	EXPECT_LE(BACKOFF_MIN_SEARCHES * BACKOFF_WINDOW_S, searches)
+		TH_LOG("the back-off kept cpu%d from searching", thief);
+	EXPECT_LT(su_get(a, thief, "backoff"), su_get(b, thief, "backoff"));
 }
 
 int main(int argc, char **argv)
