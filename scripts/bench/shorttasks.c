@@ -9,7 +9,7 @@
  * task lives long enough for its own utilization to build up: the
  * frequency depends on how fast the governor answers a CPU's new load.
  *
- *   shorttasks [-N TASKS] [-j JOBS] [-l LOOPS] [-g GAP_US] [-n]
+ *   shorttasks [-N TASKS] [-j JOBS] [-l LOOPS] [-g GAP_US] [-T FILE] [-n]
  *
  * -g: the parent sleeps GAP_US after starting each task, as a script
  * that reads a file between two commands: the CPUs go idle in between,
@@ -20,9 +20,16 @@
  * when it starts and when it ends its work (the frequency the work ran
  * at, each task weighted alike, as each does the same work).  -n only
  * checks that the interfaces exist (exit 0) or says what is missing.
+ *
+ * -T FILE: one CSV line per task, in the order they were started, after a
+ * header: "ms,khz,end_khz,cpu", the time its work started (from the first
+ * fork), the frequency of its CPU then and when its work ended, and the
+ * CPU.  It shows which levels the governor gave the stream's tasks, and
+ * when: whether a rise lands halfway to the top.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,23 +44,49 @@
 
 /* What a task leaves for the parent: the frequency at its start and end. */
 struct task_sample {
+	double start_ms;	/* from the first fork */
 	long khz_start;
 	long khz_end;
+	int cpu;
 	uint64_t result;	/* the loop's result, so that it is not removed */
 };
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: " PROG " [-N TASKS] [-j JOBS] [-l LOOPS] [-g GAP_US] [-n]\n");
+	fprintf(stderr, "usage: " PROG " [-N TASKS] [-j JOBS] [-l LOOPS] [-g GAP_US] [-T FILE] [-n]\n");
 	exit(2);
 }
 
-static void task(struct task_sample *s, const struct bl_attr *cur, int ncpu, long loops)
+static void task(struct task_sample *s, const struct bl_attr *cur, int ncpu, long loops,
+		 double t0)
 {
+	s->start_ms = bl_now_ms() - t0;
+	s->cpu = sched_getcpu();
 	s->khz_start = bl_cur_freq_here(cur, ncpu);
 	s->result = bl_work(loops, 88172645463325252ULL);
 	s->khz_end = bl_cur_freq_here(cur, ncpu);
 	_exit(0);
+}
+
+/* The -T file: 0, or -1 with a message. */
+static int write_trace(const char *path, const struct task_sample *samples, long tasks)
+{
+	FILE *f = fopen(path, "w");
+	long i;
+
+	if (!f) {
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "ms,khz,end_khz,cpu\n");
+	for (i = 0; i < tasks; i++)
+		fprintf(f, "%.3f,%ld,%ld,%d\n", samples[i].start_ms,
+			samples[i].khz_start, samples[i].khz_end, samples[i].cpu);
+	if (fclose(f)) {
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* Wait for one task: 0, or -1 if it did not exit with 0. */
@@ -72,11 +105,12 @@ int main(int argc, char **argv)
 {
 	long tasks = 1000, jobs = 2, loops = 200000, gap_us = 0, i, running = 0, seen = 0;
 	int opt, check = 0, ncpu, failed = 0;
+	const char *trace = NULL;
 	double t0, t1, khz_sum = 0;
 	struct task_sample *samples;
 	struct bl_attr *cur;
 
-	while ((opt = getopt(argc, argv, "N:j:l:g:nh")) != -1) {
+	while ((opt = getopt(argc, argv, "N:j:l:g:T:nh")) != -1) {
 		switch (opt) {
 		case 'N':
 			tasks = bl_number(PROG, optarg, 1, 1000000);
@@ -89,6 +123,9 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			gap_us = bl_number(PROG, optarg, 0, 1000000);
+			break;
+		case 'T':
+			trace = optarg;
 			break;
 		case 'n':
 			check = 1;
@@ -127,7 +164,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (pid == 0)
-			task(&samples[i], cur, ncpu, loops);
+			task(&samples[i], cur, ncpu, loops, t0);
 		running++;
 		if (gap_us)
 			bl_sleep_ms(gap_us / 1000.0);
@@ -150,6 +187,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": no task could read its CPU's frequency\n");
 		return 1;
 	}
+	if (trace && write_trace(trace, samples, tasks))
+		return 1;
 	printf("%.1f %.0f\n", t1 - t0, khz_sum / seen / 1000);
 	return 0;
 }

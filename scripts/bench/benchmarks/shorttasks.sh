@@ -25,11 +25,21 @@
 #
 # Where intel_pstate runs instead of a cpufreq governor (a real Sandy
 # Bridge), the definition skips: its fast_ramp_up is freqramp's knob.
+#
+# Traces (round 1 kept, scripts/bench/traceplot draws them, and
+# scripts/bench/rampjumps counts the rises that went halfway to the top):
+#
+#   time        each task's start: when, its CPU's frequency then and
+#               when its work ended, the CPU (shorttasks -T)
+#   cpuN-freq   the kernel's frequency changes of the policy whose first
+#               CPU is N (the power:cpu_frequency event, when tracefs has
+#               it); recorded in every round, so that every run pays alike
 
 BENCH_UNIT=ms
 BENCH_DIRECTION=lower
 BENCH_PARAMS="time meanfreq"
 ST_MULT_KNOB=/proc/sys/kernel/sched_pelt_multiplier
+ST_TRACEFS=/sys/kernel/tracing
 
 st_settings() {
 	printf 'perf=performance save=powersave'
@@ -63,7 +73,35 @@ bench_init() {
 		BENCH_KNOBS="$BENCH_KNOBS,$st_p/scaling_governor"
 		save_schedutil_tunables "$st_p"
 	done
+	st_trace=$TMP/shorttasks-trace.csv
+	st_ftrace=
+	if [ -w "$ST_TRACEFS/events/power/cpu_frequency/enable" ]; then
+		knob_set "$ST_TRACEFS/events/power/cpu_frequency/enable" 1
+		knob_set "$ST_TRACEFS/tracing_on" 1
+		st_ftrace=$ST_TRACEFS
+	else
+		say "shorttasks: no $ST_TRACEFS/events/power/cpu_frequency: the kernel's frequency changes are not traced"
+	fi
 	shorttasks -n
+}
+
+# st_freq_traces: from the trace buffer, "ms,khz" per policy (its first
+# CPU's events; the time from the run's marker), kept by record_trace.
+st_freq_traces() {
+	for st_p in $st_list; do
+		st_first=$(sed 's/[-, ].*//' "$st_p/related_cpus")
+		awk -v cpu="$st_first" '
+		{
+			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = substr($i, 1, length($i) - 1) * 1000
+		}
+		/: shorttasks start$/ { t0 = t; on = 1; print "ms,khz"; next }
+		on && / cpu_frequency: / {
+			s = $0; sub(/.* state=/, "", s); sub(/ .*/, "", s)
+			c = $0; sub(/.* cpu_id=/, "", c); sub(/[^0-9].*/, "", c)
+			if (c == cpu) printf "%.3f,%s\n", t - t0, s
+		}' "$st_ftrace/trace" >"$TMP/shorttasks-freq.csv"
+		record_trace "cpu$st_first-freq" "$TMP/shorttasks-freq.csv"
+	done
 }
 
 # bench_apply GOVERNOR[,FAST,MULT]: every run starts with every CPU at
@@ -99,7 +137,14 @@ bench_cmd() {
 }
 
 bench_run() {
-	st_out=$(shorttasks -N "$st_n" -j "$st_jobs" -l "$st_loops" -g "$st_gap") || return 1
+	rm -f "$st_trace"
+	if [ -n "$st_ftrace" ]; then
+		: >"$st_ftrace/trace"
+		echo "shorttasks start" >"$st_ftrace/trace_marker"
+	fi
+	st_out=$(shorttasks -N "$st_n" -j "$st_jobs" -l "$st_loops" -g "$st_gap" -T "$st_trace") || return 1
+	[ "$1" != time ] || record_trace "$1" "$st_trace"
+	[ -z "$st_ftrace" ] || [ "$1" != time ] || st_freq_traces
 	# shellcheck disable=SC2086 # two numbers
 	set -- "$1" $st_out
 	case $1 in

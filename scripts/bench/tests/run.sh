@@ -5,7 +5,7 @@
 # fake benchmark (tests/fake.sh): interleaving, seeding, knob restore (at
 # the end, on failure, on SIGTERM and SIGINT), the sample format (read back
 # by schedcmp), skips, the marker lines and run-host; with tests/fake-pair.sh
-# compound settings, a unit per parameter, traces and traceplot.  Runs with every shell
+# compound settings, a unit per parameter, traces, traceplot and rampjumps.  Runs with every shell
 # found among: sh, dash, bash, busybox sh.
 #
 #   sh tests/run.sh
@@ -294,6 +294,33 @@ one_shell() {
 	else
 		fail "traceplot: a bad trace line is an error naming the line"
 	fi
+	# top 3400: 1600->2500 is halfway, 2500->2600 is not, 2600->3400 is;
+	# round 2 and other traces are not counted
+	cat >"$tmp/rj.tsv" <<-'EOF'
+		# trace: st cpu0-freq f1 1 ms,khz
+		# trace: st cpu0-freq f1 1 0.5,1600000
+		# trace: st cpu0-freq f1 1 1.0,2500000
+		# trace: st cpu0-freq f1 1 2.0,2600000
+		# trace: st cpu0-freq f1 1 3.0,1600000
+		# trace: st cpu0-freq f1 1 4.0,3400000
+		# trace: st cpu0-freq f1 2 0.5,1700000
+		# trace: st cpu0-freq f0 1 ms,khz
+		# trace: st cpu0-freq f0 1 0.1,1600000
+		# trace: st cpu0-freq f0 1 0.2,1700000
+		# trace: st time f0 1 0.2,9999999
+	EOF
+	if to "$tmp/rj.out" $SH "$here/../rampjumps" "$tmp/rj.tsv" 2>"$tmp/err" &&
+		grep -qx 'st cpu0-freq f1: 4 changes, 3 rises, 2 halfway or more (67%), top 3400 MHz' "$tmp/rj.out" &&
+		grep -qx 'st cpu0-freq f0: 1 changes, 1 rises, 0 halfway or more (0%), top 3400 MHz' "$tmp/rj.out" &&
+		[ "$(wc -l <"$tmp/rj.out")" -eq 2 ]; then
+		ok "rampjumps: rises and halfway rises per setting, round 1"
+	else
+		fail "rampjumps: rises and halfway rises per setting, round 1"
+	fi
+	printf '# trace: st cpu0-freq f0 1 0.3,x\n' >>"$tmp/rj.tsv"
+	rc=0
+	$SH "$here/../rampjumps" "$tmp/rj.tsv" >/dev/null 2>"$tmp/err" || rc=$?
+	check "rampjumps: a bad trace line is an error" [ "$rc" -eq 1 ]
 	env FAKE_KNOB="$tmp/knob" FAKE_KNOB2="$tmp/knob2" SCHEDBENCH_TRACE=all $SH "$bench" -c 0 -w 0 \
 		-r 2 -S 4 -o "$tmp/s.tsv" "$pair" 2>"$tmp/err"
 	check "traces: SCHEDBENCH_TRACE=all keeps every round" \
