@@ -35,7 +35,7 @@ help:
 	@echo "make lava-check                 the jobs checked and the QEMU ones run by LAVA's dispatcher"
 	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
 	@echo "make bench-kernels [BOOTS=N]    v6.12 against the series (knobs at defaults)"
-	@echo "make docs-table DATA=F [BENCH=B] a table of Documentation/ from its data F"
+	@echo "make docs-table DATA=F [BENCH=B] [BASE=S]  a table of Documentation/ from its data F"
 	@echo "make docs-check                 every documented table and number follows from its data"
 	@echo "make stress [SEED=N]            the stress kselftest on the debug kernels of both boards"
 	@echo "make stress-fault [FAULT=PATCH] show that the stress fails with a deliberate bug"
@@ -132,8 +132,8 @@ bench-kernels: vm-ready
 .PHONY: docs-table docs-check
 docs-table:
 	@if [ -z "$(DATA)" ]; then \
-		echo "make docs-table DATA=Documentation/data/FILE.tsv [BENCH=NAME]" >&2; exit 2; fi
-	@scripts/docs/docs table $(DATA) $(BENCH)
+		echo "make docs-table DATA=Documentation/data/FILE.tsv [BENCH=NAME] [BASE=SETTING]" >&2; exit 2; fi
+	@scripts/docs/docs table $(DATA)$(if $(BASE),@$(BASE)) $(BENCH)
 
 docs-check:
 	@scripts/docs/docs check

@@ -5,6 +5,8 @@ this only formats its JSON and counts).
 
   docs.py table DATA [BENCH...]   the reStructuredText table(s) of DATA
   docs.py facts DATA              every number a paragraph may quote
+                                  (DATA@SETTING: against SETTING as the
+                                  base, schedcmp --base, in both)
   docs.py pelt-table              the closed-form table of pelt-multiplier.rst
   docs.py check [RST...]          every table and quoted number against its
                                   data, then that a changed sample is caught
@@ -13,13 +15,15 @@ this only formats its JSON and counts).
 
 In a page, a table is announced by the command that prints it, in a
 literal on one line:  ``make docs-table DATA=Documentation/data/F.tsv BENCH=B``
-(BENCH optional, several names separated by commas); the next simple table
-must be exactly what it prints.  A paragraph that quotes numbers follows
+(BENCH optional, several names separated by commas; `` BASE=SETTING``
+after it compares against SETTING instead of the first setting); the
+next simple table must be exactly what it prints.  A paragraph that quotes numbers follows
 comment lines that name them:
 
   .. data: F SUBJECT: FIELD FIELD ...
 
-F is a file of Documentation/data/ without ".tsv"; SUBJECT is
+F is a file of Documentation/data/ without ".tsv", or F@SETTING for the
+changes against SETTING (as BASE= above); SUBJECT is
 BENCH/PARAM/SETTING (one column), BENCH/*/SETTING (over the parameters) or
 BENCH/pooled/SETTING (schedcmp --pooled; pooled-UNIT when the benchmark has
 several units), BENCH/position/K (schedcmp --order: the K-th run of each
@@ -43,7 +47,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DOCS = os.path.join(ROOT, "Documentation")
 DATA = os.path.join(DOCS, "data")
 
-TABLE_CMD = re.compile(r"``make docs-table DATA=(\S+?)(?: BENCH=(\S+?))?``")
+TABLE_CMD = re.compile(r"``make docs-table DATA=(\S+?)(?: BENCH=(\S+?))?(?: BASE=(\S+?))?``")
 PELT_CMD = re.compile(r"``scripts/docs/docs pelt-table``")
 DATA_LINE = re.compile(r"^\.\. data: (\S+) (\S+): (.+)$")
 BORDER = re.compile(r"^=+( +=+)*$")
@@ -55,14 +59,15 @@ class Error(Exception):
 
 # ------------------------------------------------------------------ schedcmp
 
-def schedcmp_json(path):
+def schedcmp_json(path, base=None):
     exe = os.environ.get("SCHEDCMP")
     if not exe:
         raise Error("SCHEDCMP is not set: run this through scripts/docs/docs "
                     "or make docs-table / docs-check")
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
-        p = subprocess.run([exe, "--pooled", "--order", "--json", out, path],
+        p = subprocess.run([exe, "--pooled", "--order"] +
+                           (["--base", base] if base else []) + ["--json", out, path],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            text=True)
         if p.returncode != 0:
@@ -299,12 +304,14 @@ class Checker:
         self.errors = []
 
     def result(self, name):
+        """NAME or NAME@BASE: schedcmp's results, against BASE if given."""
+        name, _, base = name.partition("@")
         path = data_path(name)
         self.used.add(path)
         path = self.override.get(path, path)
-        if path not in self.cache:
-            self.cache[path] = schedcmp_json(path)
-        return self.cache[path]
+        if (path, base) not in self.cache:
+            self.cache[(path, base)] = schedcmp_json(path, base or None)
+        return self.cache[(path, base)]
 
     def err(self, where, msg):
         self.errors.append("%s: %s" % (where, msg))
@@ -321,8 +328,8 @@ class Checker:
             if m:
                 if pending:
                     self.err("%s:%d" % (rel, pending[0]), "no table follows this docs-table command")
-                pending = (i + 1, m.group(1), m.group(2)) if m.re is TABLE_CMD \
-                    else (i + 1, None, None)
+                pending = (i + 1, m.group(1), m.group(2), m.group(3)) if m.re is TABLE_CMD \
+                    else (i + 1, None, None, None)
             d = DATA_LINE.match(ln)
             if d:
                 i = self.check_data(rel, lines, i)
@@ -344,12 +351,13 @@ class Checker:
             self.err("%s:%d" % (rel, pending[0]), "no table follows this docs-table command")
 
     def check_table(self, rel, pending, lines, start, end):
-        lnum, data, bench = pending
+        lnum, data, bench, base = pending
         try:
             if data is None:
                 want, data = pelt_table(), "PELT's closed form"
             else:
-                want = table_lines(self.result(data), bench.split(",") if bench else [])
+                want = table_lines(self.result(data + ("@" + base if base else "")),
+                                   bench.split(",") if bench else [])
         except Error as e:
             self.err("%s:%d" % (rel, lnum), str(e))
             return
@@ -364,7 +372,8 @@ class Checker:
                          "the table does not follow from %s (%s):\n"
                          "    page: %s\n    data: %s"
                          % (data, "scripts/docs/docs pelt-table" if pending[1] is None else
-                            "make docs-table DATA=%s%s" % (data, " BENCH=" + bench if bench else ""),
+                            "make docs-table DATA=%s%s%s" % (data, " BENCH=" + bench if bench else "",
+                                                             " BASE=" + base if base else ""),
                             g, w))
                 return
 
@@ -571,13 +580,15 @@ def main(argv):
         if cmd == "table":
             if not args:
                 raise Error("usage: docs.py table DATA [BENCH...] (make docs-table DATA=FILE [BENCH=B])")
+            name, _, base = args[0].partition("@")
             benches = [b for a in args[1:] for b in a.split(",") if b]
-            print("\n".join(table_lines(schedcmp_json(data_path(args[0])), benches)))
+            print("\n".join(table_lines(schedcmp_json(data_path(name), base or None), benches)))
             return 0
         if cmd == "facts":
             if len(args) != 1:
                 raise Error("usage: docs.py facts DATA")
-            for k, v in facts(schedcmp_json(data_path(args[0]))).items():
+            name, _, base = args[0].partition("@")
+            for k, v in facts(schedcmp_json(data_path(name), base or None)).items():
                 print("%s = %s" % (k, v))
             return 0
         if cmd == "pelt-table":

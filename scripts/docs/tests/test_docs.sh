@@ -114,5 +114,37 @@ tree
 printf 'other\tq\tA\t1\t1.0\ts\tlower\nother\tq\tB\t1\t1.1\ts\tlower\n' >>"$data"
 check "a benchmark whose changed sample nothing notices" "can change without any page noticing"
 
+# Against another base: a table and a fact, right and wrong.
+tree
+{
+	echo
+	# shellcheck disable=SC2016 # the backquotes are reStructuredText's
+	echo '``make docs-table DATA=Documentation/data/run.tsv BENCH=bench BASE=B`` prints:'
+	echo
+	python3 "$tmp/t/scripts/docs/docs.py" table run@B bench
+	echo
+	echo '.. data: run@B bench/p/A: change'
+	echo
+	echo "A changed the time by $(python3 "$tmp/t/scripts/docs/docs.py" facts run@B |
+		sed -n 's|^bench/p/A change = ||p') against B."
+} >>"$page"
+check "a table and a fact against base B pass" ""
+if grep -q '^A changed the time by +' "$page"; then
+	ok "against B, A is better"
+else
+	fail "against B, A is better"
+fi
+sed -i 's/^A changed the time by .* against B\./A changed the time by '"$change"' against B./' "$page"
+check "a fact against B quoted from base A" "does not say bench/p/A change"
+tree
+{
+	echo
+	# shellcheck disable=SC2016 # the backquotes are reStructuredText's
+	echo '``make docs-table DATA=Documentation/data/run.tsv BENCH=bench BASE=B`` prints:'
+	echo
+	echo "$table"
+} >>"$page"
+check "a table against B that is base A's" "does not follow from .*BASE=B)"
+
 echo "docs: $n tests, $failed failed"
 [ "$failed" -eq 0 ]
