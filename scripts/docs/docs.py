@@ -76,6 +76,12 @@ def schedcmp_json(path, base=None):
             return json.load(f)
 
 
+def data_spec(spec):
+    """DATA or DATA@BASE: the data file's path and the base setting (or None)."""
+    name, _, base = spec.partition("@")
+    return data_path(name), base or None
+
+
 def data_path(name):
     """DATA as given on the command line or in a page: a path, or a name."""
     for cand in (name, os.path.join(ROOT, name), os.path.join(DATA, name),
@@ -305,12 +311,11 @@ class Checker:
 
     def result(self, name):
         """NAME or NAME@BASE: schedcmp's results, against BASE if given."""
-        name, _, base = name.partition("@")
-        path = data_path(name)
+        path, base = data_spec(name)
         self.used.add(path)
         path = self.override.get(path, path)
         if (path, base) not in self.cache:
-            self.cache[(path, base)] = schedcmp_json(path, base or None)
+            self.cache[(path, base)] = schedcmp_json(path, base)
         return self.cache[(path, base)]
 
     def err(self, where, msg):
@@ -580,15 +585,13 @@ def main(argv):
         if cmd == "table":
             if not args:
                 raise Error("usage: docs.py table DATA [BENCH...] (make docs-table DATA=FILE [BENCH=B])")
-            name, _, base = args[0].partition("@")
             benches = [b for a in args[1:] for b in a.split(",") if b]
-            print("\n".join(table_lines(schedcmp_json(data_path(name), base or None), benches)))
+            print("\n".join(table_lines(schedcmp_json(*data_spec(args[0])), benches)))
             return 0
         if cmd == "facts":
             if len(args) != 1:
                 raise Error("usage: docs.py facts DATA")
-            name, _, base = args[0].partition("@")
-            for k, v in facts(schedcmp_json(data_path(name), base or None)).items():
+            for k, v in facts(schedcmp_json(*data_spec(args[0]))).items():
                 print("%s = %s" % (k, v))
             return 0
         if cmd == "pelt-table":
