@@ -6,24 +6,29 @@
 # cells.  cpufreq_emu takes its tables from it and, with emulate_speed,
 # makes a CPU's speed follow its capacity and frequency.
 # Uses $cpus, $kout and $emulate_speed; the tree is cached as
-# $kout/board.dtb (4 CPUs) or $kout/board-$cpus.dtb.
+# $kout/board.dtb (4 CPUs) or $kout/board-$cpus.dtb.  scripts/boards/dynamiq.sh
+# is this board with its CPUs in one cluster (board_layout).
 # shellcheck shell=sh
 # Set by scripts/vm: cpus, kout, emulate_speed; read by it: board_arch.
 # shellcheck disable=SC2034,SC2154
 board_arch=arm64
+# scripts/board-dtb -l: the clusters and caches; "board" or "board-dynamiq"
+board_layout=hikey960
 
 board_qemu_args() {
+	name=board
+	[ "$board_layout" = hikey960 ] || name=board-$board_layout
 	case "$cpus" in
-	4) dtb=$kout/board.dtb ;;
-	8) dtb=$kout/board-8.dtb ;;
+	4) dtb=$kout/$name.dtb ;;
+	8) dtb=$kout/$name-8.dtb ;;
 	*)
-		echo "hikey960: --cpus $cpus is not supported: use 4 (2 LITTLE + 2 big) or 8 (4 + 4, as the real board)" >&2
+		echo "$board_layout: --cpus $cpus is not supported: use 4 (2 LITTLE + 2 big) or 8 (4 + 4, as the real board)" >&2
 		return 1
 		;;
 	esac
 	gen=${here:-$(pwd)/scripts}/board-dtb
 	if [ ! -s "$dtb" ] || [ -n "$(find "$gen" -newer "$dtb")" ]; then
-		"$gen" -c "$cpus" "$dtb" >&2 || return 1
+		"$gen" -c "$cpus" -l "$board_layout" "$dtb" >&2 || return 1
 	fi
 	echo "-machine virt -cpu cortex-a57 -dtb $dtb"
 }
