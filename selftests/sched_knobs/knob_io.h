@@ -99,6 +99,17 @@ static inline int kio_read_l(const char *path, long *val)
 	return kio_read_num(path, val, NULL);
 }
 
+/* @cpu's cpu_capacity, or 1024 where there is no such file (x86) */
+static inline long kio_cpu_capacity(int cpu)
+{
+	char path[64];
+	long cap;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+	return kio_read_l(path, &cap) ? 1024 : cap;
+}
+
 /*
  * A scheduler feature in @path (/sys/kernel/debug/sched/features): 1 when
  * it reads NAME, 0 when it reads NO_NAME, -ENOENT when it is not listed,

@@ -204,16 +204,6 @@ static long util_avg(void)
 	return p ? strtol(p + 1, NULL, 10) : -1;
 }
 
-static long cpu_capacity(int cpu)
-{
-	char path[64];
-	long cap;
-
-	snprintf(path, sizeof(path),
-		 "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
-	return kio_read_l(path, &cap) ? 1024 : cap;
-}
-
 /*
  * The CPU to measure on: among those we may use, the highest-numbered one
  * with the largest (@little: smallest) capacity, away from CPU0's
@@ -231,7 +221,7 @@ static int pick_cpu(bool little)
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &set))
 			continue;
-		cap = cpu_capacity(cpu);
+		cap = kio_cpu_capacity(cpu);
 		if (best >= 0 && cap != best_cap)
 			equal = false;
 		if (best < 0 || (little ? cap <= best_cap : cap >= best_cap)) {
@@ -331,7 +321,7 @@ static void util_ramp(struct __test_metadata *_metadata, bool little)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
-	cap = cpu_capacity(cpu);
+	cap = kio_cpu_capacity(cpu);
 	if (util_avg() < 0)
 		SKIP(return, "no se.avg.util_avg in /proc/self/sched");
 	governor_set(cpu, "performance", gov, sizeof(gov));
