@@ -169,6 +169,20 @@ static inline int kio_write_str(const char *path, const char *s)
 }
 
 /*
+ * Empty @path by opening it for writing with O_TRUNC, which is how
+ * tracefs empties its "trace" buffer: 0 or -errno.
+ */
+static inline int kio_truncate(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/*
  * The records of the kernel log (/dev/kmsg, from its start) holding any of
  * @needles (NULL-terminated): their count, or -errno.  The first line of
  * the first such record goes to @first (@len bytes) unless @first is NULL.

@@ -64,17 +64,6 @@ FIXTURE_TEARDOWN(steal_capacity)
 	kio_write_str(SU_SCHEDSTATS, self->schedstats);
 }
 
-/* Empty the trace buffer: tracefs does it when "trace" is opened with O_TRUNC. */
-static int trace_clear(void)
-{
-	int fd = open(TRACEFS "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
 /* The traced steals of one of the @n tasks of @pids to @dst_cpu. */
 static long hog_steals(const pid_t *pids, int n, int dst_cpu)
 {
@@ -113,17 +102,6 @@ static int set_uclamp_min(pid_t pid, unsigned int value)
 	return syscall(SYS_sched_setattr, pid, &attr, 0) ? -errno : 0;
 }
 
-static void set_affinity(pid_t pid, const int *cpus, int n)
-{
-	cpu_set_t set;
-	int i;
-
-	CPU_ZERO(&set);
-	for (i = 0; i < n; i++)
-		CPU_SET(cpus[i], &set);
-	sched_setaffinity(pid, sizeof(set), &set);
-}
-
 TEST_F(steal_capacity, no_steal_down)
 {
 	int llc[SU_MAX_CPUS], nllc, allowed[2], little = -1, big = -1;
@@ -158,7 +136,7 @@ TEST_F(steal_capacity, no_steal_down)
 	ASSERT_EQ(0, su_set_steal(true));
 	/* This process stays off the CPUs it watches. */
 	if (other >= 0)
-		set_affinity(0, &other, 1);
+		su_set_affinity(0, &other, 1);
 
 	ASSERT_LT(0, su_spawn(&self->t, &little, 1, DOWN_TICK_RUN_US,
 			      DOWN_TICK_SLEEP_US));
@@ -171,7 +149,7 @@ TEST_F(steal_capacity, no_steal_down)
 		if (set_uclamp_min(hog[i], 1024))
 			SKIP(return, "sched_setattr() cannot set uclamp_min (CONFIG_UCLAMP_TASK)");
 	}
-	ASSERT_EQ(0, trace_clear());
+	ASSERT_EQ(0, kio_truncate(TRACEFS "/trace"));
 	ASSERT_EQ(0, kio_write_str(EV_STEAL, "1"));
 	/*
 	 * Let the hogs' utilization grow to a big CPU's, and the module
@@ -182,16 +160,16 @@ TEST_F(steal_capacity, no_steal_down)
 	ASSERT_LT(0, su_read_view(SU_STEAL, stolen_count, &self->a));
 	for (cycle = 0; cycle < DOWN_CYCLES; cycle++) {
 		for (i = 0; i < 2; i++)
-			set_affinity(hog[i], &big, 1);
+			su_set_affinity(hog[i], &big, 1);
 		su_sleep_us(2000);
 		for (i = 0; i < 2; i++)
-			set_affinity(hog[i], allowed, 2);
+			su_set_affinity(hog[i], allowed, 2);
 		su_sleep_us(DOWN_CYCLE_MS * 1000 - 2000);
 	}
 	ASSERT_LT(0, su_read_view(SU_STEAL, stolen_count, &self->b));
 	kio_write_str(EV_STEAL, "0");
 	stolen = hog_steals(hog, 2, little);
-	trace_clear();
+	kio_truncate(TRACEFS "/trace");
 	ASSERT_LE(0, stolen);
 	TH_LOG("two hogs put back on big cpu%d (capacity %ld) %d times: LITTLE cpu%d (capacity %ld) stole a hog %ld times, %lld tasks in all",
 	       big, max_cap, DOWN_CYCLES, little, min_cap, stolen,

@@ -205,6 +205,18 @@ struct su_tasks {
 	int n;
 };
 
+/* Allow @pid (0: the caller) on the @ncpu CPUs of @cpus: 0 or -1 */
+static inline int su_set_affinity(pid_t pid, const int *cpus, int ncpu)
+{
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < ncpu; i++)
+		CPU_SET(cpus[i], &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
 /*
  * Fork a task of scheduling @policy (SCHED_OTHER, SCHED_BATCH...) allowed
  * on the @ncpu CPUs of @cpus that runs @run_us of CPU time, then sleeps
@@ -215,22 +227,17 @@ static inline pid_t su_spawn_policy(struct su_tasks *t, const int *cpus,
 				    int policy)
 {
 	struct sched_param param = { .sched_priority = 0 };
-	cpu_set_t set;
 	pid_t pid;
-	int i;
 
 	if (t->n >= SU_MAX_TASKS)
 		return -1;
-	CPU_ZERO(&set);
-	for (i = 0; i < ncpu; i++)
-		CPU_SET(cpus[i], &set);
 	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (!pid) {
 		volatile unsigned long x = 0;
 
-		if (sched_setaffinity(0, sizeof(set), &set) ||
+		if (su_set_affinity(0, cpus, ncpu) ||
 		    sched_setscheduler(0, policy, &param))
 			_exit(1);
 		for (;;) {

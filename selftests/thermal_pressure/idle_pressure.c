@@ -134,17 +134,6 @@ static int pin(pid_t pid, int cpu)
 	return sched_setaffinity(pid, sizeof(set), &set);
 }
 
-/* Empty the trace buffer (an open for writing with O_TRUNC): 0 or -errno */
-static int trace_clear(void)
-{
-	int fd = open(TRACING "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
 static pid_t start_spinner(int cpu)
 {
 	pid_t parent = getpid(), pid = fork();
@@ -233,7 +222,7 @@ TEST(idle_cpus_follow_a_cap)
 	sleep_ms(IDLE_MS);
 
 	ASSERT_EQ(0, kio_write_str(TRACING "/tracing_on", "0"));
-	ASSERT_EQ(0, trace_clear());
+	ASSERT_EQ(0, kio_truncate(TRACING "/trace"));
 	ASSERT_EQ(0, kio_write_str(EVENT, "1"));
 	ASSERT_EQ(0, kio_write_str(TRACING "/tracing_on", "1"));
 	ASSERT_EQ(0, kio_write_ul(t->cur_state, t->max_state));
