@@ -66,6 +66,9 @@
 #define OVERDUE_EFFECT	0.15
 #define TAKES_MAX	2
 
+/* Points taken a second time when out, at most (TEST_F(speed, ratios)) */
+#define RETAKES_MAX	4
+
 struct cpu_info {
 	int cpu;
 	unsigned long capacity;		/* 1024 without cpu_capacity */
@@ -371,6 +374,66 @@ static int chosen_freqs(const struct cpu_info *c, unsigned long *f)
 	return 3;
 }
 
+/* One take of a point: SAMPLES kept samples of a CPU at an OPP. */
+struct point {
+	double ratio;		/* median time over the pair's median time */
+	double tol;		/* the time's tolerance, from the spread */
+	double lost;		/* the median share the driver took */
+	double overdue;		/* the share of the time that came overdue */
+	int taken;		/* samples taken, kept or not */
+	bool measured;		/* SAMPLES kept */
+};
+
+/*
+ * @c at @khz against @pair at its top, in turn, until SAMPLES are kept or
+ * that can no longer happen.  The ratio of the medians: a sample the host
+ * stretched, of the point or of the pair, moves neither.
+ */
+static void measure_point(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(speed) *self, const struct cpu_info *c,
+			  unsigned long khz, const struct cpu_info *pair,
+			  struct point *pt)
+{
+	double r[SAMPLES], rr[SAMPLES], lost[SAMPLES], spread;
+	double overdue = 0, busy = 0;
+	unsigned long sp = expected_speed(c, khz);
+	int kept = 0, rejected = 0;
+
+	pt->taken = 0;
+	while (kept < SAMPLES && rejected <= SAMPLES * (TAKES_MAX - 1)) {
+		struct sample tr, tp;
+
+		pt->taken++;
+		ASSERT_EQ(0, policy_set_max(pair->cpu, pair->max_freq));
+		ASSERT_EQ(0, work(pair->cpu, self->loops, false, &tr));
+		ASSERT_EQ(0, policy_set_max(c->cpu, khz));
+		ASSERT_EQ(0, work(c->cpu, self->loops, self->emulated, &tp));
+		ASSERT_EQ((long)khz, cpu_read_ul(c->cpu, "cpufreq/scaling_cur_freq"));
+		ASSERT_EQ(0, policy_set_max(c->cpu, c->max_freq));
+		overdue += tp.d.overdue_s;
+		busy += tp.t;
+		if (tp.d.overdue_s / tp.t * (1024 - sp) / sp > OVERDUE_EFFECT) {
+			rejected++;
+			continue;
+		}
+		r[kept] = tp.t;
+		rr[kept] = tr.t;
+		lost[kept] = tp.d.lost_s / tp.t;
+		kept++;
+	}
+	pt->overdue = overdue / busy;
+	pt->measured = kept == SAMPLES;
+	if (!pt->measured)
+		return;
+	pt->ratio = median(r, SAMPLES);
+	spread = rel_spread(r, SAMPLES, pt->ratio);
+	pt->ratio /= median(rr, SAMPLES);
+	pt->lost = median(lost, SAMPLES);
+	pt->tol = TIME_TOL + TIME_SPREAD * spread;
+	if (pt->tol > TIME_TOL_MAX)
+		pt->tol = TIME_TOL_MAX;
+}
+
 /*
  * Every CPU at each chosen OPP against itself at its top OPP, and at its
  * top against the reference CPU at its top.  With emulate_speed=1 the
@@ -406,16 +469,27 @@ static int chosen_freqs(const struct cpu_info *c, unsigned long *f)
  * spin still puts 16 of 20 out
  * (Documentation/data/speed-overdue-20261202/).
  *
+ * A host can also be slow for longer than a sample without delaying the
+ * interrupts: on 2026-12-06 one run of make check put 3 of 19 points out
+ * (allowed 2) where the same build, run twice alone on that machine, put
+ * 0 of 19 out.  So a point that is out is taken a second time, and
+ * counts out only when both takes are: a driver that does not slow the
+ * CPUs is out in every take, a host's slow stretch of a few seconds is
+ * not.  At most RETAKES_MAX points are taken again; past that, a point
+ * out at its first take counts out.
+ *
  * The runner gives the whole program 450 s (settings); this test's own
  * limit leaves the other two tests their 40 s and more, so that a hang
  * here is reported by the harness, with the log so far.  Its worst case,
- * every point taken SAMPLES * TAKES_MAX times, is about 240 s.
+ * every sample taken TAKES_MAX times and RETAKES_MAX points taken again,
+ * is about 290 s.
  */
 TEST_F_TIMEOUT(speed, ratios, 360)
 {
 	const struct cpu_info *ref = &self->cpus[self->ref];
 	unsigned long f[MAX_FREQS];
-	int i, j, n, bad = 0, points = 0, unmeasured = 0, allowed;
+	int i, j, n, take, bad = 0, points = 0, unmeasured = 0, retaken = 0;
+	int allowed;
 	double full_speed_lost = 0;	/* the most taken at speed 1024 */
 
 	ASSERT_EQ(0, prepare(self));
@@ -427,11 +501,6 @@ TEST_F_TIMEOUT(speed, ratios, 360)
 
 		n = chosen_freqs(c, f);
 		for (j = 0; j < n; j++) {
-			double r[SAMPLES], rr[SAMPLES], lost[SAMPLES], m, spread, want, tol;
-			double want_lost, got_lost;
-			double overdue = 0, busy = 0;
-			int kept = 0, taken = 0, rejected = 0;
-			bool out;
 			unsigned long sp = expected_speed(c, f[j]);
 			/*
 			 * A lower OPP against the same CPU at its top, the top
@@ -441,66 +510,43 @@ TEST_F_TIMEOUT(speed, ratios, 360)
 			 */
 			const struct cpu_info *pair = f[j] == c->max_freq ? ref : c;
 			unsigned long sp_pair = expected_speed(pair, pair->max_freq);
+			double want = self->emulated ? (double)sp_pair / sp : 1.0;
+			double want_lost = self->emulated ? 1 - sp / 1024.0 : 0;
 			/*
 			 * Two CPUs of one capacity at their tops: the driver
 			 * takes nothing from either, so their ratio is that of
 			 * the host's vCPU threads.  Logged, not counted.
 			 */
 			bool twins = pair != c && pair->capacity == c->capacity;
-			long cur;
+			bool out = false;
+			struct point pt;
 
-			/* until SAMPLES are kept, or that can no longer happen */
-			while (kept < SAMPLES &&
-			       rejected <= SAMPLES * (TAKES_MAX - 1)) {
-				struct sample tr, tp;
-
-				taken++;
-				ASSERT_EQ(0, policy_set_max(pair->cpu, pair->max_freq));
-				ASSERT_EQ(0, work(pair->cpu, self->loops, false, &tr));
-				ASSERT_EQ(0, policy_set_max(c->cpu, f[j]));
-				ASSERT_EQ(0, work(c->cpu, self->loops, self->emulated, &tp));
-				cur = cpu_read_ul(c->cpu, "cpufreq/scaling_cur_freq");
-				ASSERT_EQ((long)f[j], cur);
-				ASSERT_EQ(0, policy_set_max(c->cpu, c->max_freq));
-				overdue += tp.d.overdue_s;
-				busy += tp.t;
-				if (tp.d.overdue_s / tp.t * (1024 - sp) / sp > OVERDUE_EFFECT) {
-					rejected++;
-					continue;
-				}
-				r[kept] = tp.t;
-				rr[kept] = tr.t;
-				lost[kept] = tp.d.lost_s / tp.t;
-				kept++;
+			for (take = 1; take <= 2; take++) {
+				measure_point(_metadata, self, c, f[j], pair, &pt);
+				if (!pt.measured)
+					break;
+				/* emulate_speed=N: no view, nothing lost to count */
+				out = fabs(pt.ratio / want - 1) > pt.tol ||
+				      pt.lost < want_lost - LOST_TOL;
+				TH_LOG("cpu%d at %7lu kHz: speed %4lu/1024: time %.3f x cpu%d at its top (%.3f wanted, tolerance %.3f), %.3f of it lost (%.3f wanted), %.1f%% overdue, %d samples%s%s%s",
+				       c->cpu, f[j], sp, pt.ratio, pair->cpu, want,
+				       pt.tol, pt.lost, want_lost,
+				       100 * pt.overdue, pt.taken,
+				       take > 1 ? ", second take" : "",
+				       out ? ": OUT" : "",
+				       twins ? " (the host's, not counted)" : "");
+				if (sp >= 1024 && pt.lost > full_speed_lost)
+					full_speed_lost = pt.lost;
+				if (!out || twins || retaken >= RETAKES_MAX)
+					break;
+				retaken += take == 1;
 			}
-			if (kept < SAMPLES) {
+			if (!pt.measured) {
 				TH_LOG("cpu%d at %7lu kHz: not measured: %.1f%% of the time overdue in %d samples",
-				       c->cpu, f[j], 100 * overdue / busy, taken);
+				       c->cpu, f[j], 100 * pt.overdue, pt.taken);
 				unmeasured++;
 				continue;
 			}
-			/*
-			 * The ratio of the medians: a sample the host stretched,
-			 * of the point or of the reference, moves neither.
-			 */
-			m = median(r, SAMPLES);
-			spread = rel_spread(r, SAMPLES, m);
-			m /= median(rr, SAMPLES);
-			want = self->emulated ? (double)sp_pair / sp : 1.0;
-			want_lost = self->emulated ? 1 - sp / 1024.0 : 0;
-			got_lost = median(lost, SAMPLES);
-			tol = TIME_TOL + TIME_SPREAD * spread;
-			if (tol > TIME_TOL_MAX)
-				tol = TIME_TOL_MAX;
-			/* emulate_speed=N: no view, nothing lost to count */
-			out = fabs(m / want - 1) > tol ||
-			      got_lost < want_lost - LOST_TOL;
-			TH_LOG("cpu%d at %7lu kHz: speed %4lu/1024: time %.3f x cpu%d at its top (%.3f wanted, tolerance %.3f), %.3f of it lost (%.3f wanted), %.1f%% overdue, %d samples%s%s",
-			       c->cpu, f[j], sp, m, pair->cpu, want, tol, got_lost,
-			       want_lost, 100 * overdue / busy, taken, out ? ": OUT" : "",
-			       twins ? " (the host's, not counted)" : "");
-			if (sp >= 1024 && got_lost > full_speed_lost)
-				full_speed_lost = got_lost;
 			if (twins)
 				continue;
 			bad += out;
@@ -516,8 +562,8 @@ TEST_F_TIMEOUT(speed, ratios, 360)
 	 * out.
 	 */
 	allowed = (points + 9) / 10;
-	TH_LOG("%d of %d points out, at most %d allowed; %d not measured",
-	       bad, points, allowed, unmeasured);
+	TH_LOG("%d of %d points out, at most %d allowed; %d taken again; %d not measured",
+	       bad, points, allowed, retaken, unmeasured);
 	/*
 	 * Too few points measured is the host's doing, not a result, but
 	 * only while the points that were measured pass: overdue_ns is the
