@@ -12,6 +12,9 @@
  * failed_searches_back_off: a CPU of the LLC overloaded with tasks pinned
  *   to it, which no search can move, does not make every idle entry of
  *   another CPU of the LLC search it, nor stop its searches.
+ * newidle_off_no_steals: where the LLC's domain does not balance newly
+ *   idle CPUs (SD_BALANCE_NEWIDLE cleared by relax_domain_level= or a
+ *   cpuset's sched_relax_domain_level), no CPU of it steals either.
  *
  * Skips (exit 4) without the STEAL feature.
  */
@@ -32,6 +35,10 @@ static const char *const steal_counts[] = {
 };
 
 /* (unsigned int)-1: task_hot() calls every CFS task hot. */
+/* Y: the scheduler shows each domain's flags under sched/domains/ */
+#define SCHED_VERBOSE		"/sys/kernel/debug/sched/verbose"
+#define SCHED_DOMAINS		"/sys/kernel/debug/sched/domains"
+
 #define WARM_MIGRATION_COST_NS	"4294967295"
 #define WARM_WINDOWS		4
 #define WARM_WINDOW_S		2
@@ -47,6 +54,7 @@ FIXTURE(steal_rules) {
 	int was_on;
 	char schedstats[16];
 	char migr_cost[32];
+	char verbose[4];	/* sched/verbose: the domains' debugfs files */
 	struct su_tasks t;
 	/* Views of the steal file before and after a measurement */
 	struct su_view a, b;
@@ -61,40 +69,111 @@ FIXTURE_SETUP(steal_rules)
 				   sizeof(self->schedstats)));
 	ASSERT_EQ(0, kio_read_line(SU_MIGR_COST, self->migr_cost,
 				   sizeof(self->migr_cost)));
+	/* Only newidle_off_no_steals needs it, and skips without it. */
+	if (kio_read_line(SCHED_VERBOSE, self->verbose, sizeof(self->verbose)))
+		self->verbose[0] = '\0';
 }
 
 FIXTURE_TEARDOWN(steal_rules)
 {
 	su_stop(&self->t);
 	kio_write_str(SU_MIGR_COST, self->migr_cost);
+	if (self->verbose[0])
+		kio_write_str(SCHED_VERBOSE, self->verbose);
 	su_set_steal(self->was_on);
 	kio_write_str(SU_SCHEDSTATS, self->schedstats);
 }
+
+/*
+ * The flags of @cpu's LLC domain, the highest with SD_SHARE_LLC, in @buf
+ * (SCHED_DOMAINS/cpuN/domainM/flags, there while sched/verbose is Y):
+ * 0, or -1 where no domain of @cpu shares its LLC.
+ */
+static int llc_domain_flags(int cpu, char *buf, size_t size)
+{
+	char path[96], flags[512];
+	int level, found = -1;
+
+	for (level = 0; ; level++) {
+		snprintf(path, sizeof(path), SCHED_DOMAINS "/cpu%d/domain%d/flags",
+			 cpu, level);
+		if (kio_read_line(path, flags, sizeof(flags)))
+			break;
+		if (!strstr(flags, "SD_SHARE_LLC"))
+			continue;
+		snprintf(buf, size, "%s", flags);
+		found = 0;
+	}
+	return found;
+}
+
+/*
+ * Whether cpu0's LLC domain balances newly idle CPUs: 1 or 0, its flags
+ * in @flags; -1 where that cannot be read.  Only where it does may its
+ * CPUs steal (relax_domain_level=0 clears SD_BALANCE_NEWIDLE).
+ */
+static int llc_balances_newidle(FIXTURE_DATA(steal_rules) *self,
+				char *flags, size_t size)
+{
+	if (!self->verbose[0] || kio_write_str(SCHED_VERBOSE, "Y") ||
+	    llc_domain_flags(0, flags, size))
+		return -1;
+	return !!strstr(flags, "SD_BALANCE_NEWIDLE");
+}
+
+#define NEWIDLE_OFF_SKIP \
+	"cpu0's LLC domain does not balance newly idle CPUs (relax_domain_level=): its CPUs may not steal"
 
 /*
  * Two sleep-wake tasks per CPU of cpu0's LLC, allowed anywhere in it,
  * load each CPU to about 90%: each runs 1 ms of CPU time and sleeps
  * 1.2 ms.  They are SCHED_BATCH, which does not preempt on wakeup, so a
  * task woken on a busy CPU waits there while another CPU of the LLC goes
- * idle.  With migration_cost_ns at -1 the load balancer calls every task
- * cache hot; stealing must not care.
+ * idle: a load that STEAL acts on.
+ */
+static int spawn_llc_load(struct su_tasks *t, const int *llc, int nllc)
+{
+	int i;
+
+	for (i = 0; i < 2 * nllc; i++)
+		if (su_spawn_policy(t, llc, nllc, 1000, 1200, SCHED_BATCH) <= 0)
+			return -1;
+	return 0;
+}
+
+/* What the CPUs of the LLC added to @field of the steal file from @a to @b */
+static long long llc_delta(const struct su_view *a, const struct su_view *b,
+			   const int *llc, int nllc, const char *field)
+{
+	long long sum = 0;
+	int i;
+
+	for (i = 0; i < nllc; i++)
+		sum += su_get(b, llc[i], field) - su_get(a, llc[i], field);
+	return sum;
+}
+
+/*
+ * spawn_llc_load(), with migration_cost_ns at -1: the load balancer calls
+ * every task cache hot; stealing must not care.
  */
 TEST_F(steal_rules, warm_tasks_stolen)
 {
 	struct su_view *a = &self->a, *b = &self->b;
 	int llc[SU_MAX_CPUS], nllc, i, window;
 	long long stolen = 0, best = 0;
+	char flags[512];
 
 	nllc = su_llc_cpus(0, llc);
 	if (nllc < 2)
 		SKIP(return, "cpu0 shares its last-level cache with no other CPU");
+	if (!llc_balances_newidle(self, flags, sizeof(flags)))
+		SKIP(return, NEWIDLE_OFF_SKIP);
 	ASSERT_EQ(0, kio_write_str(SU_SCHEDSTATS, "1"));
 	ASSERT_EQ(0, kio_write_str(SU_MIGR_COST, WARM_MIGRATION_COST_NS));
 	ASSERT_EQ(0, su_set_steal(true));
 
-	for (i = 0; i < 2 * nllc; i++)
-		ASSERT_LT(0, su_spawn_policy(&self->t, llc, nllc, 1000, 1200,
-					     SCHED_BATCH));
+	ASSERT_EQ(0, spawn_llc_load(&self->t, llc, nllc));
 
 	sleep(1);
 	ASSERT_LT(0, su_read_view(SU_STEAL, steal_counts, a));
@@ -103,9 +182,7 @@ TEST_F(steal_rules, warm_tasks_stolen)
 	     window++) {
 		sleep(WARM_WINDOW_S);
 		ASSERT_LT(0, su_read_view(SU_STEAL, steal_counts, b));
-		for (stolen = 0, i = 0; i < nllc; i++)
-			stolen += su_get(b, llc[i], "stolen") -
-				  su_get(a, llc[i], "stolen");
+		stolen = llc_delta(a, b, llc, nllc, "stolen");
 		TH_LOG("window %d: the CPUs of the LLC stole %lld tasks", window,
 		       stolen);
 		for (i = 0; i < nllc; i++)
@@ -203,10 +280,13 @@ TEST_F(steal_rules, failed_searches_back_off)
 	struct su_view *a = &self->a, *b = &self->b;
 	int llc[SU_MAX_CPUS], nllc, victim, thief;
 	long long idle0, idle1, idle, searches;
+	char flags[512];
 
 	nllc = su_llc_cpus(0, llc);
 	if (nllc < 2)
 		SKIP(return, "cpu0 shares its last-level cache with no other CPU");
+	if (!llc_balances_newidle(self, flags, sizeof(flags)))
+		SKIP(return, NEWIDLE_OFF_SKIP);
 	victim = llc[0];
 	thief = llc[1];
 	ASSERT_EQ(0, kio_write_str(SU_SCHEDSTATS, "1"));
@@ -239,6 +319,48 @@ TEST_F(steal_rules, failed_searches_back_off)
 	EXPECT_LE(BACKOFF_MIN_SEARCHES * BACKOFF_WINDOW_S, searches)
 		TH_LOG("the back-off kept cpu%d from searching", thief);
 	EXPECT_LT(su_get(a, thief, "backoff"), su_get(b, thief, "backoff"));
+}
+
+/*
+ * Where the LLC's domain has no SD_BALANCE_NEWIDLE, new-idle balance
+ * does not pull within it, and neither may STEAL: the same load that
+ * makes the CPUs of the LLC steal tens of tasks a second must make them
+ * steal none.  Runs on a kernel booted with relax_domain_level=0 (make
+ * check's relax-domain step); elsewhere it skips.
+ */
+#define NEWIDLE_OFF_WINDOW_S	4
+
+TEST_F(steal_rules, newidle_off_no_steals)
+{
+	struct su_view *a = &self->a, *b = &self->b;
+	int llc[SU_MAX_CPUS], nllc;
+	long long stolen, attempts;
+	char flags[512];
+
+	nllc = su_llc_cpus(0, llc);
+	if (nllc < 2)
+		SKIP(return, "cpu0 shares its last-level cache with no other CPU");
+	switch (llc_balances_newidle(self, flags, sizeof(flags))) {
+	case -1:
+		SKIP(return, "the flags of cpu0's LLC domain cannot be read (" SCHED_VERBOSE ", SD_SHARE_LLC)");
+	case 1:
+		SKIP(return, "cpu0's LLC domain balances newly idle CPUs: boot with relax_domain_level=0 to run this test");
+	}
+	ASSERT_EQ(0, kio_write_str(SU_SCHEDSTATS, "1"));
+	ASSERT_EQ(0, su_set_steal(true));
+	ASSERT_EQ(0, spawn_llc_load(&self->t, llc, nllc));
+
+	sleep(1);
+	ASSERT_LT(0, su_read_view(SU_STEAL, steal_counts, a));
+	sleep(NEWIDLE_OFF_WINDOW_S);
+	ASSERT_LT(0, su_read_view(SU_STEAL, steal_counts, b));
+	stolen = llc_delta(a, b, llc, nllc, "stolen");
+	attempts = llc_delta(a, b, llc, nllc, "attempts");
+	TH_LOG("cpu0's LLC domain: %s", flags);
+	TH_LOG("in %d s the CPUs of the LLC searched %lld times and stole %lld tasks",
+	       NEWIDLE_OFF_WINDOW_S, attempts, stolen);
+	EXPECT_EQ(0, stolen);
+	EXPECT_EQ(0, attempts);
 }
 
 int main(int argc, char **argv)
