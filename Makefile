@@ -23,7 +23,7 @@ help:
 	@echo "make check                      everything CI checks, both arches"
 	@echo "make expected [EXPECTED_ARCHES=..] boot and rewrite tests/expected/ARCH.txt"
 	@echo "make check-bisect               every prefix of the series builds (both arches)"
-	@echo "make check-mutants [MUTANTS=..] each tests/mutants patch breaks a feature: a test must fail"
+	@echo "make check-mutants [MUTANTS=..] each tests/mutants patch breaks a feature: the tests it names must fail"
 	@echo "make tree                       build/linux: the patched tree, one commit per patch"
 	@echo "make export                     write build/linux's commits back to patches/"
 	@echo "make kernel ARCH=...            the VM kernel in build/ARCH (CONFIG=debug: build/ARCH-debug)"
