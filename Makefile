@@ -16,7 +16,7 @@ MUTANTS ?=
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps tree export kernel modules selftests initramfs vm-ready \
-	run expected check check-bisect check-mutants configs bench bench-kernels stress stress-fault clean
+	mbox run expected check check-bisect check-mutants configs bench bench-kernels stress stress-fault clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64]   build, boot and test one VM (KUnit + kselftests)"
@@ -26,6 +26,7 @@ help:
 	@echo "make check-mutants [MUTANTS=..] each tests/mutants patch breaks a feature: the tests it names must fail"
 	@echo "make tree                       build/linux: the patched tree, one commit per patch"
 	@echo "make export                     write build/linux's commits back to patches/"
+	@echo "make mbox                       build/mbox/schedstack.mbox: cover letter + series, checked with b4 am"
 	@echo "make kernel ARCH=...            the VM kernel in build/ARCH (CONFIG=debug: build/ARCH-debug)"
 	@echo "make kselftest-install ARCH=... the kselftests in the kernel's layout (run_kselftest.sh)"
 	@echo "make configs                    regenerate and check the board defconfigs"
@@ -48,6 +49,9 @@ tree: deps
 
 export:
 	@scripts/export
+
+mbox: tree
+	@scripts/mbox --check
 
 kernel: tree
 	@scripts/kernel $(ARCH) $(CONFIG)
