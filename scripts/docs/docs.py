@@ -33,6 +33,11 @@ file's header lines as fields ("meta: seed series"), SUBJECT "file" has
 "samples", their number.  The value of each
 field, as "facts" prints it, must appear in the paragraph (the lines up to
 the next blank one).
+
+Besides the pages of Documentation/, the check reads README.md, where
+the comment lines are "<!-- data: F SUBJECT: FIELD ... -->" (a table
+counts as the paragraph after them), and patches/cover-letter.txt, whose
+".. data:" lines scripts/mbox leaves out of the mail.
 """
 
 import json
@@ -49,7 +54,16 @@ DATA = os.path.join(DOCS, "data")
 
 TABLE_CMD = re.compile(r"``make docs-table DATA=(\S+?)(?: BENCH=(\S+?))?(?: BASE=(\S+?))?``")
 PELT_CMD = re.compile(r"``scripts/docs/docs pelt-table``")
-DATA_LINE = re.compile(r"^\.\. data: (\S+) (\S+): (.+)$")
+DATA_LINE = re.compile(r"^(?:\.\. data: (\S+) (\S+): (.+)|<!-- data: (\S+) (\S+): (.+?) -->)$")
+
+
+def data_line(ln):
+    """(DATA, SUBJECT, FIELDS) of a ".. data:" or "<!-- data: -->" line, or None."""
+    d = DATA_LINE.match(ln)
+    if not d:
+        return None
+    g = d.groups()
+    return g[0:3] if g[0] else g[3:6]
 BORDER = re.compile(r"^=+( +=+)*$")
 
 
@@ -335,8 +349,7 @@ class Checker:
                     self.err("%s:%d" % (rel, pending[0]), "no table follows this docs-table command")
                 pending = (i + 1, m.group(1), m.group(2), m.group(3)) if m.re is TABLE_CMD \
                     else (i + 1, None, None, None)
-            d = DATA_LINE.match(ln)
-            if d:
+            if data_line(ln):
                 i = self.check_data(rel, lines, i)
                 continue
             if BORDER.match(ln) and i + 1 < len(lines) and lines[i + 1].strip() \
@@ -386,10 +399,10 @@ class Checker:
         """The ".. data:" lines at i and the paragraph after them."""
         claims = []
         while i < len(lines):
-            d = DATA_LINE.match(lines[i])
+            d = data_line(lines[i])
             if not d:
                 break
-            claims.append((i + 1, d.group(1), d.group(2), d.group(3).split()))
+            claims.append((i + 1, d[0], d[1], d[2].split()))
             i += 1
         j = i
         while j < len(lines) and not lines[j].strip():
@@ -424,10 +437,17 @@ class Checker:
         return i
 
 
+# Outside Documentation/: what quotes the same numbers to users and
+# maintainers.
+OTHER_PAGES = ("README.md", os.path.join("patches", "cover-letter.txt"))
+
+
 def pages(args):
     if args:
         return [os.path.abspath(a) for a in args]
-    return sorted(os.path.join(DOCS, f) for f in os.listdir(DOCS) if f.endswith(".rst"))
+    rst = sorted(os.path.join(DOCS, f) for f in os.listdir(DOCS) if f.endswith(".rst"))
+    return rst + [p for p in (os.path.join(ROOT, o) for o in OTHER_PAGES)
+                  if os.path.isfile(p)]
 
 
 def sample_lines(path):
@@ -543,9 +563,9 @@ def count(args):
         with open(p) as f:
             for ln in f:
                 ntab += len(TABLE_CMD.findall(ln)) + len(PELT_CMD.findall(ln))
-                d = DATA_LINE.match(ln.rstrip("\n"))
+                d = data_line(ln.rstrip("\n"))
                 if d:
-                    nfacts += len(d.group(3).split())
+                    nfacts += len(d[2].split())
     return ntab, nfacts
 
 

@@ -146,5 +146,19 @@ tree
 } >>"$page"
 check "a table against B that is base A's" "does not follow from .*BASE=B)"
 
+# README.md: a markdown table after "<!-- data: -->" lines is checked too.
+tree
+cat >"$tmp/t/README.md" <<EOT
+# t
+
+<!-- data: run bench/p/B: change -->
+| setting | change |
+|---|---|
+| B | $change |
+EOT
+check "a README table that says what its data give" ""
+sed -i "s/^| B | .* |$/| B | +1.0% |/" "$tmp/t/README.md"
+check "a wrong number in a README table" "README.md:[0-9]*: the paragraph does not say bench/p/B change"
+
 echo "docs: $n tests, $failed failed"
 [ "$failed" -eq 0 ]
