@@ -1,0 +1,149 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Tests of scripts/check-mutants' verdicts, without a kernel: a small
+# tree whose "kernel" is a file naming the test results that a stub
+# scripts/run prints, and mutants that change those results.  Each case
+# runs check-mutants on one mutant and checks its verdict line.
+#
+#   sh check-mutants.sh PATH/TO/scripts
+set -eu
+
+src=$(cd "${1:?usage: check-mutants.sh PATH/TO/scripts}" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $*"
+}
+
+fail() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $*"
+}
+
+# The project: check-mutants and lib.sh as they are, stubs for the build
+# steps and for scripts/run, an expected list, and the "tree".
+root=$tmp/p
+mkdir -p "$root/scripts" "$root/tests/expected" "$root/tests/mutants" "$root/build/linux"
+cp "$src/check-mutants" "$src/lib.sh" "$root/scripts/"
+for s in kernel modules selftests initramfs; do
+	printf '#!/bin/sh\nexit 0\n' >"$root/scripts/$s"
+done
+# The kernel build "builds" the tree's results file into KOUT.
+# shellcheck disable=SC2016 # expanded by the stub, not here
+printf '#!/bin/sh\nmkdir -p "$KOUT" && cp "$LINUX/results" "$KOUT/results"\n' >"$root/scripts/kernel"
+# scripts/run: the results with the arch, and a status as the real one
+# gives it; RUN_TESTS, when set, keeps the kselftests it names.
+cat >"$root/scripts/run" <<'EOT'
+#!/bin/sh
+arch=$1
+rc=0
+while IFS= read -r line; do
+	kind=${line%% *}
+	rest=${line#* }
+	case "$kind" in FAIL | MISMATCH | MISSING) rc=1 ;; esac
+	echo "$kind $arch $rest"
+done <"$KOUT/results"
+echo "$arch: done"
+exit "$rc"
+EOT
+chmod +x "$root/scripts/"*
+cat >"$root/tests/expected/x86_64.txt" <<'EOT'
+PASS kselftest: t: prog
+PASS kselftest: t: prog: case.a
+PASS kselftest: t: prog: case.b
+PASS kselftest: t: prog: case.c
+EOT
+good='PASS kselftest: t: prog
+PASS kselftest: t: prog: case.a
+PASS kselftest: t: prog: case.b
+PASS kselftest: t: prog: case.c'
+git -C "$root/build/linux" init -q
+echo "$good" >"$root/build/linux/results"
+git -C "$root/build/linux" add results
+git -C "$root/build/linux" -c user.name=t -c user.email=t@t commit -q -m base
+
+# mutant NAME EXPECT... : tests/mutants/NAME.patch turning the tree's
+# results into stdin, expecting the tests named
+mutant() {
+	name=$1
+	shift
+	git -C "$root/build/linux" diff --quiet
+	cat >"$root/build/linux/results"
+	{
+		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
+		echo "Subject: [PATCH] MUTANT: $name"
+		echo
+		echo "Mutant-arch: x86_64"
+		for e in "$@"; do
+			echo "Mutant-expect: $e"
+		done
+		echo "---"
+		git -C "$root/build/linux" diff
+	} >"$root/tests/mutants/$name.patch"
+	git -C "$root/build/linux" checkout -q results
+}
+
+# verdict NAME WANT [OPTIONS...]: the caught column of NAME's row
+verdict() {
+	name=$1
+	want=$2
+	shift 2
+	rc=0
+	(cd "$root" && scripts/check-mutants "$@" "$name") >"$tmp/out" 2>&1 || rc=$?
+	got=$(awk -v m="$name" '$1 == m && $2 == "x86_64" { print $3 }' "$tmp/out")
+	if [ "$got" = "$want" ]; then
+		ok "$name${*:+ ($*)}: $want (exit $rc)"
+	else
+		fail "$name${*:+ ($*)}: want '$want', got '$got' (exit $rc)"
+		sed 's/^/# /' "$tmp/out"
+	fi
+}
+
+echo "$good" | sed 's/^PASS \(.*case.a\)$/FAIL \1/' |
+	mutant caught "kselftest: t: prog: case.a"
+verdict caught yes
+verdict caught yes --targeted
+
+echo "$good" | sed 's/^PASS \(.*case.b\)$/FAIL \1/' |
+	mutant elsewhere "kselftest: t: prog: case.a"
+verdict elsewhere no
+
+echo "$good" | sed 's/^PASS \(kselftest: t: prog\)$/FAIL \1 (exit=1)/' |
+	mutant program "kselftest: t: prog"
+verdict program yes
+
+{
+	echo "$good" | sed 's/^PASS \(.*case.a\)$/SKIP \1 # no feature/'
+	echo "MISMATCH kselftest: t: prog: case.a: expected PASS, got SKIP (no feature)"
+} | mutant skipped "kselftest: t: prog: case.a"
+verdict skipped no
+
+echo "$good" | grep -v 'case.a$' | mutant missing "kselftest: t: prog: case.a"
+verdict missing yes --targeted
+
+# A test that fails without the mutant cannot show it.
+echo "$good" | sed 's/^PASS \(.*case.c\)$/FAIL \1/' >"$root/build/linux/results"
+git -C "$root/build/linux" -c user.name=t -c user.email=t@t commit -q -a -m "c fails"
+echo "$good" | sed 's/^PASS \(.*case.c\)$/FAIL \1/; s/^PASS \(.*case.a\)$/FAIL \1/' |
+	mutant flaky "kselftest: t: prog: case.c"
+verdict flaky ERROR
+
+# An expected id that is no passing test of the list stops the harness.
+echo "$good" | sed 's/^PASS \(.*case.a\)$/FAIL \1/' |
+	mutant typo "kselftest: t: prog: case.z"
+rc=0
+(cd "$root" && scripts/check-mutants --list typo) >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" -eq 2 ] && grep -q "Mutant-expect 'kselftest: t: prog: case.z' is not a test that passes" "$tmp/out"; then
+	ok "an unknown Mutant-expect id stops the harness"
+else
+	fail "an unknown Mutant-expect id stops the harness (exit $rc)"
+	sed 's/^/# /' "$tmp/out"
+fi
+
+echo "check-mutants: $n tests, $failed failed"
+[ "$failed" -eq 0 ]
