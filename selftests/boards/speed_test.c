@@ -518,13 +518,21 @@ TEST_F_TIMEOUT(speed, ratios, 360)
 			 * the host's vCPU threads.  Logged, not counted.
 			 */
 			bool twins = pair != c && pair->capacity == c->capacity;
-			bool out = false;
+			bool out = false, first_out = false;
 			struct point pt;
 
 			for (take = 1; take <= 2; take++) {
 				measure_point(_metadata, self, c, f[j], pair, &pt);
-				if (!pt.measured)
+				if (!pt.measured) {
+					/* a second take the host spoiled: the first stands */
+					if (first_out) {
+						TH_LOG("cpu%d at %7lu kHz: second take not measured: the first, out, counts",
+						       c->cpu, f[j]);
+						pt.measured = true;
+						out = true;
+					}
 					break;
+				}
 				/* emulate_speed=N: no view, nothing lost to count */
 				out = fabs(pt.ratio / want - 1) > pt.tol ||
 				      pt.lost < want_lost - LOST_TOL;
@@ -539,6 +547,7 @@ TEST_F_TIMEOUT(speed, ratios, 360)
 					full_speed_lost = pt.lost;
 				if (!out || twins || retaken >= RETAKES_MAX)
 					break;
+				first_out = true;
 				retaken += take == 1;
 			}
 			if (!pt.measured) {
