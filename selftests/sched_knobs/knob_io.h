@@ -110,6 +110,42 @@ static inline long kio_cpu_capacity(int cpu)
 	return kio_read_l(path, &cap) ? 1024 : cap;
 }
 
+/* /proc/schedstat: "cpuN yld_count 0 sched_count sched_goidle ..." */
+#define KIO_SCHEDSTAT_GOIDLE	4
+
+/*
+ * Counter @field of @cpu's line in /proc/schedstat (field 1 is the first
+ * after "cpuN"), or of its line for the domain @domain ("domain0": field
+ * 1 is the domain's CPU mask) when @domain is not NULL: the value, or -1.
+ */
+static inline long long kio_schedstat(int cpu, const char *domain, int field)
+{
+	static char buf[1 << 16];
+	char want[16], *line, *save = NULL;
+	bool in_cpu = false;
+
+	if (kio_read("/proc/schedstat", buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(want, sizeof(want), "cpu%d", cpu);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *tok, *tsave = NULL;
+		int i;
+
+		tok = strtok_r(line, " ", &tsave);
+		if (!tok)
+			continue;
+		if (!strncmp(tok, "cpu", 3))
+			in_cpu = !strcmp(tok, want);
+		if (!in_cpu || strcmp(tok, domain ? domain : want))
+			continue;
+		for (i = 0; tok && i < field; i++)
+			tok = strtok_r(NULL, " ", &tsave);
+		return tok ? strtoll(tok, NULL, 10) : -1;
+	}
+	return -1;
+}
+
 /*
  * A scheduler feature in @path (/sys/kernel/debug/sched/features): 1 when
  * it reads NAME, 0 when it reads NO_NAME, -ENOENT when it is not listed,

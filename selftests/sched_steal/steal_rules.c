@@ -34,11 +34,11 @@ static const char *const steal_counts[] = {
 	"attempts", "stolen", "failed", NULL
 };
 
-/* (unsigned int)-1: task_hot() calls every CFS task hot. */
 /* Y: the scheduler shows each domain's flags under sched/domains/ */
 #define SCHED_VERBOSE		"/sys/kernel/debug/sched/verbose"
 #define SCHED_DOMAINS		"/sys/kernel/debug/sched/domains"
 
+/* (unsigned int)-1: task_hot() calls every CFS task hot. */
 #define WARM_MIGRATION_COST_NS	"4294967295"
 #define WARM_WINDOWS		4
 #define WARM_WINDOW_S		2
@@ -231,28 +231,6 @@ TEST_F(steal_rules, stats_fields)
 	}
 }
 
-/* The times @cpu went idle (/proc/schedstat: "cpuN yld 0 sched goidle"), or -1 */
-static long long goidle(int cpu)
-{
-	static char buf[1 << 16];
-	char want[16], *line, *save = NULL;
-	long long v[4];
-
-	if (kio_read("/proc/schedstat", buf, sizeof(buf)) < 0)
-		return -1;
-	snprintf(want, sizeof(want), "cpu%d ", cpu);
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, want, strlen(want)))
-			continue;
-		if (sscanf(line + strlen(want), "%lld %lld %lld %lld",
-			   &v[0], &v[1], &v[2], &v[3]) != 4)
-			return -1;
-		return v[3];
-	}
-	return -1;
-}
-
 /*
  * Two CPU hogs pinned to a CPU of cpu0's LLC keep it overloaded with
  * nothing a search may move; a task pinned to another CPU of the LLC runs
@@ -297,11 +275,11 @@ TEST_F(steal_rules, failed_searches_back_off)
 
 	sleep(1);
 	ASSERT_LT(0, su_read_view(SU_STEAL, backoff_counts, a));
-	idle0 = goidle(thief);
+	idle0 = kio_schedstat(thief, NULL, KIO_SCHEDSTAT_GOIDLE);
 	ASSERT_LE(0, idle0);
 	sleep(BACKOFF_WINDOW_S);
 	ASSERT_LT(0, su_read_view(SU_STEAL, backoff_counts, b));
-	idle1 = goidle(thief);
+	idle1 = kio_schedstat(thief, NULL, KIO_SCHEDSTAT_GOIDLE);
 	ASSERT_LE(0, idle1);
 
 	idle = idle1 - idle0;

@@ -597,7 +597,6 @@ TEST_F_TIMEOUT(inversion, placement, 90)
  */
 #define MAX_NEWIDLE_PERCENT	10UL
 #define SCHEDSTATS_KNOB		"/proc/sys/kernel/sched_schedstats"
-#define SCHEDSTAT		"/proc/schedstat"
 /* domain line: "domainN MASK", then 8 counters per idle type, newidle third */
 #define NEWIDLE_LB_COUNT_FIELD	(2 + 2 * 8)
 
@@ -633,41 +632,15 @@ struct idle_balances {
 
 static int read_idle_balances(int cpu, struct idle_balances *ib)
 {
-	static char buf[1 << 16];
-	char want[16], *line, *save = NULL;
-	int in_cpu = 0, found = 0;
+	long long goidle = kio_schedstat(cpu, NULL, KIO_SCHEDSTAT_GOIDLE);
+	long long newidle_lb = kio_schedstat(cpu, "domain0",
+					     NEWIDLE_LB_COUNT_FIELD);
 
-	if (kio_read(SCHEDSTAT, buf, sizeof(buf)) < 0)
+	if (goidle < 0 || newidle_lb < 0)
 		return -1;
-	snprintf(want, sizeof(want), "cpu%d", cpu);
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *tok, *tsave = NULL;
-		int field = 0;
-
-		tok = strtok_r(line, " ", &tsave);
-		if (!tok)
-			continue;
-		if (!strncmp(tok, "cpu", 3)) {
-			in_cpu = !strcmp(tok, want);
-			if (!in_cpu)
-				continue;
-			/* cpuN yld_count 0 sched_count sched_goidle ... */
-			for (; tok && field < 4; field++)
-				tok = strtok_r(NULL, " ", &tsave);
-			if (!tok)
-				return -1;
-			ib->goidle = strtoul(tok, NULL, 10);
-			found |= 1;
-		} else if (in_cpu && !strcmp(tok, "domain0")) {
-			for (; tok && field < NEWIDLE_LB_COUNT_FIELD; field++)
-				tok = strtok_r(NULL, " ", &tsave);
-			if (!tok)
-				return -1;
-			ib->newidle_lb = strtoul(tok, NULL, 10);
-			found |= 2;
-		}
-	}
-	return found == 3 ? 0 : -1;
+	ib->goidle = goidle;
+	ib->newidle_lb = newidle_lb;
+	return 0;
 }
 
 /* Go idle every SLEEPER_MS */
