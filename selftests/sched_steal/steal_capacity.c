@@ -94,28 +94,45 @@ FIXTURE_TEARDOWN(steal_capacity)
 	kio_write_str(SU_SCHEDSTATS, self->schedstats);
 }
 
+static bool is_hog(pid_t pid, const pid_t *hogs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (hogs[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * Whether @line is a steal event of one of the @n tasks of @hogs to
+ * @dst_cpu ("... steal: comm=... pid=P src_cpu=S dst_cpu=D ...")
+ */
+static bool hog_stolen_to(const char *line, const pid_t *hogs, int n,
+			  int dst_cpu)
+{
+	const char *p = strstr(line, ": steal: ");
+	int pid, src, dst;
+
+	if (!p || line[0] == '#')
+		return false;
+	p = strstr(p, " pid=");
+	return p && sscanf(p, " pid=%d src_cpu=%d dst_cpu=%d", &pid, &src,
+			   &dst) == 3 && dst == dst_cpu && is_hog(pid, hogs, n);
+}
+
 /* The traced steals of one of the @n tasks of @pids to @dst_cpu. */
 static long hog_steals(const pid_t *pids, int n, int dst_cpu)
 {
-	char line[512], *p;
-	int pid, src, dst, i;
+	char line[512];
 	long count = 0;
 	FILE *f;
 
 	f = fopen(TRACEFS "/trace", "r");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		p = strstr(line, ": steal: ");
-		if (!p || line[0] == '#')
-			continue;
-		p = strstr(p, " pid=");
-		if (!p || sscanf(p, " pid=%d src_cpu=%d dst_cpu=%d", &pid, &src,
-				 &dst) != 3 || dst != dst_cpu)
-			continue;
-		for (i = 0; i < n; i++)
-			count += pid == pids[i];
-	}
+	while (fgets(line, sizeof(line), f))
+		count += hog_stolen_to(line, pids, n, dst_cpu);
 	fclose(f);
 	return count;
 }
@@ -152,16 +169,6 @@ struct eas_record {
 	double first_ms;	/* the first steal at 0: ms after the flag went 0 */
 };
 
-static bool is_hog(pid_t pid, const pid_t *hogs, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (hogs[i] == pid)
-			return true;
-	return false;
-}
-
 /*
  * Read the trace: "TIMESTAMP: overutilized: overutilized=F" and
  * "TIMESTAMP: steal: ... pid=P src_cpu=S dst_cpu=D", in time order, from
@@ -172,7 +179,7 @@ static int eas_read_trace(struct eas_record *r, const pid_t *hogs, int n,
 {
 	const char *tag = ": overutilized: overutilized=";
 	double ts = 0, since = 0, zero_at = 0;
-	int flag = -1, was, pid, src, dst;
+	int flag = -1, was;
 	char line[512], *p;
 	FILE *f;
 
@@ -198,12 +205,7 @@ static int eas_read_trace(struct eas_record *r, const pid_t *hogs, int n,
 				zero_at = ts;
 			continue;
 		}
-		p = strstr(line, ": steal: ");
-		if (!p || flag < 0)
-			continue;
-		p = strstr(p, " pid=");
-		if (!p || sscanf(p, " pid=%d src_cpu=%d dst_cpu=%d", &pid, &src,
-				 &dst) != 3 || dst != thief || !is_hog(pid, hogs, n))
+		if (flag < 0 || !hog_stolen_to(line, hogs, n, thief))
 			continue;
 		if (!flag && (ts - zero_at) * 1e3 <= EAS_SLACK_MS) {
 			r->slack++;
