@@ -11,19 +11,8 @@ set -eu
 src=$(cd "${1:?usage: check-mutants.sh PATH/TO/scripts}" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-
-fail() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $*"
-}
+# shellcheck source=scripts/tap.sh
+. "$(dirname "$0")/../tap.sh"
 
 # The project: check-mutants and lib.sh as they are, stubs for the build
 # steps and for scripts/run, an expected list, and the "tree".
@@ -145,5 +134,4 @@ else
 	sed 's/^/# /' "$tmp/out"
 fi
 
-echo "check-mutants: $n tests, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end check-mutants

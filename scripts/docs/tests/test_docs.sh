@@ -12,19 +12,8 @@ export SCHEDCMP
 here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-
-fail() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $*"
-}
+# shellcheck source=scripts/tap.sh
+. "$(dirname "$0")/../../tap.sh"
 
 # A tree: scripts/docs/docs.py, Documentation/{page.rst,data/run.tsv}
 tree() {
@@ -160,5 +149,4 @@ check "a README table that says what its data give" ""
 sed -i "s/^| B | .* |$/| B | +1.0% |/" "$tmp/t/README.md"
 check "a wrong number in a README table" "README.md:[0-9]*: the paragraph does not say bench/p/B change"
 
-echo "docs: $n tests, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end docs

@@ -10,19 +10,8 @@ SCHEDCMP=${1:?usage: cli.sh PATH/TO/schedcmp}
 case $SCHEDCMP in /*) ;; *) SCHEDCMP=$(pwd)/$SCHEDCMP ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-
-fail() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $*"
-}
+# shellcheck source=scripts/tap.sh
+. "$(dirname "$0")/../../tap.sh"
 
 # gen FILE SCALE: 10 rounds of two settings A and B; B = A * SCALE.
 # Values spread by about +-1% around 2.0 s.
@@ -217,5 +206,4 @@ rc=0
 "$SCHEDCMP" --bogus x 2>/dev/null || rc=$?
 if [ "$rc" -eq 2 ]; then ok "unknown option: exit 2"; else fail "unknown option: exit $rc"; fi
 
-echo "cli: $n tests, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end cli
