@@ -19,12 +19,16 @@ trap 'rm -rf "$tmp"' EXIT
 root=$tmp/p
 mkdir -p "$root/scripts" "$root/tests/expected" "$root/tests/mutants" "$root/build/linux"
 cp "$src/check-mutants" "$src/lib.sh" "$root/scripts/"
-for s in kernel modules selftests initramfs; do
+for s in selftests initramfs; do
 	printf '#!/bin/sh\nexit 0\n' >"$root/scripts/$s"
 done
-# The kernel build "builds" the tree's results file into KOUT.
+# The kernel build "builds" the tree's results file into KOUT (the
+# debug kernel: results-debug); the module build, when the project's
+# drivers/m/results is not empty, replaces them with it.
 # shellcheck disable=SC2016 # expanded by the stub, not here
-printf '#!/bin/sh\nmkdir -p "$KOUT" && cp "$LINUX/results" "$KOUT/results"\n' >"$root/scripts/kernel"
+printf '#!/bin/sh\nmkdir -p "$KOUT" && cp "$LINUX/results${2:+-$2}" "$KOUT/results"\n' >"$root/scripts/kernel"
+# shellcheck disable=SC2016 # expanded by the stub, not here
+printf '#!/bin/sh\n[ ! -s "$MODULES_TOP/drivers/m/results" ] || cp "$MODULES_TOP/drivers/m/results" "$KOUT/results"\n' >"$root/scripts/modules"
 # scripts/run: the results with the arch, and a status as the real one
 # gives it; RUN_TESTS, when set, keeps the kselftests it names.
 cat >"$root/scripts/run" <<'EOT'
@@ -46,45 +50,59 @@ PASS kselftest: t: prog
 PASS kselftest: t: prog: case.a
 PASS kselftest: t: prog: case.b
 PASS kselftest: t: prog: case.c
+SKIP kselftest: t: prog: case.d # needs the debug kernel
 EOT
 good='PASS kselftest: t: prog
 PASS kselftest: t: prog: case.a
 PASS kselftest: t: prog: case.b
 PASS kselftest: t: prog: case.c'
 git -C "$root/build/linux" init -q
-echo "$good" >"$root/build/linux/results"
-git -C "$root/build/linux" add results
+printf '%s\nSKIP kselftest: t: prog: case.d # needs the debug kernel\n' "$good" >"$root/build/linux/results"
+printf '%s\nPASS kselftest: t: prog: case.d\n' "$good" >"$root/build/linux/results-debug"
+git -C "$root/build/linux" add results results-debug
+# The project's own module sources, for "Mutant-tree: project"
+mkdir -p "$root/drivers/m"
+: >"$root/drivers/m/results"
+git -C "$root" init -q
+git -C "$root" add drivers
 git -C "$root/build/linux" -c user.name=t -c user.email=t@t commit -q -m base
 
 # mutant NAME EXPECT... : tests/mutants/NAME.patch turning the tree's
-# results into stdin, expecting the tests named
+# results file ($file of $tree, and with $headers) into stdin, expecting
+# the tests named
+file=results
+tree=$root/build/linux
+headers=
 mutant() {
 	name=$1
 	shift
-	git -C "$root/build/linux" diff --quiet
-	cat >"$root/build/linux/results"
+	git -C "$tree" diff --quiet
+	cat >"$tree/$file"
 	{
 		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
 		echo "Subject: [PATCH] MUTANT: $name"
 		echo
 		echo "Mutant-arch: x86_64"
+		[ -z "$headers" ] || echo "$headers"
 		for e in "$@"; do
 			echo "Mutant-expect: $e"
 		done
 		echo "---"
-		git -C "$root/build/linux" diff
+		git -C "$tree" diff
 	} >"$root/tests/mutants/$name.patch"
-	git -C "$root/build/linux" checkout -q results
+	git -C "$tree" checkout -q "$file"
 }
 
-# verdict NAME WANT [OPTIONS...]: the caught column of NAME's row
+# verdict NAME WANT [OPTIONS...]: the caught column of NAME's row (on
+# $slot)
+slot=x86_64
 verdict() {
 	name=$1
 	want=$2
 	shift 2
 	rc=0
 	(cd "$root" && scripts/check-mutants "$@" "$name") >"$tmp/out" 2>&1 || rc=$?
-	got=$(awk -v m="$name" '$1 == m && $2 == "x86_64" { print $3 }' "$tmp/out")
+	got=$(awk -v m="$name" -v s="$slot" '$1 == m && $2 == s { print $3 }' "$tmp/out")
 	if [ "$got" = "$want" ]; then
 		ok "$name${*:+ ($*)}: $want (exit $rc)"
 	else
@@ -114,6 +132,23 @@ verdict skipped no
 
 echo "$good" | grep -v 'case.a$' | mutant missing "kselftest: t: prog: case.a"
 verdict missing yes --targeted
+
+# A mutant of the project's modules: the kernel tree stays as it is.
+file=drivers/m/results tree=$root headers="Mutant-tree: project"
+echo "$good" | sed 's/^PASS \(.*case.b\)$/FAIL \1/' |
+	mutant module "kselftest: t: prog: case.b"
+verdict module yes
+file=results tree=$root/build/linux headers=''
+
+# A mutant of the debug kernel may name a test that skips on the VM
+# kernel; its control is a debug kernel too, which passes it (built as
+# the VM kernel, the run would skip it: not caught).
+headers="Mutant-kernel: debug" file=results-debug slot=x86_64-debug
+echo "$good" | sed 's/^PASS \(.*case.a\)$/FAIL \1/; $a\
+FAIL kselftest: t: prog: case.d' |
+	mutant debug "kselftest: t: prog: case.d"
+verdict debug yes
+headers='' file=results slot=x86_64
 
 # A test that fails without the mutant cannot show it.
 echo "$good" | sed 's/^PASS \(.*case.c\)$/FAIL \1/' >"$root/build/linux/results"
