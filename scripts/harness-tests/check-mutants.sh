@@ -150,6 +150,35 @@ FAIL kselftest: t: prog: case.d' |
 verdict debug yes
 headers='' file=results slot=x86_64
 
+# --quick builds in a copy of build/ARCH from the patched tree itself,
+# and puts the tree back as it was, mtime included.
+mkdir -p "$root/build/x86_64"
+: >"$root/build/x86_64/.config"
+mtime() { stat -c %Y "$root/build/linux/results"; }
+touch -d @1000000000 "$root/build/linux/results"
+echo "$good" | sed 's/^PASS \(.*case.a\)$/FAIL \1/' |
+	mutant quick "kselftest: t: prog: case.a"
+touch -d @1000000000 "$root/build/linux/results"
+verdict quick yes --quick
+if git -C "$root/build/linux" diff --quiet && [ "$(mtime)" = 1000000000 ]; then
+	ok "--quick puts the tree back, mtime included"
+else
+	fail "--quick left the tree changed: $(git -C "$root/build/linux" diff --stat), mtime $(mtime)"
+fi
+# A run that was interrupted left its mutant in the tree: the next one
+# puts it back before it starts.
+saved=$root/build/mutants/quick-saved
+mkdir -p "$saved/tree"
+cp -p "$root/build/linux/results" "$saved/tree/results"
+echo results >"$saved/files"
+echo "FAIL kselftest: t: prog" >"$root/build/linux/results"
+verdict quick yes --quick
+if git -C "$root/build/linux" diff --quiet && ! [ -e "$saved" ]; then
+	ok "--quick puts back what an interrupted run left"
+else
+	fail "--quick did not put back what an interrupted run left"
+fi
+
 # A test that fails without the mutant cannot show it.
 echo "$good" | sed 's/^PASS \(.*case.c\)$/FAIL \1/' >"$root/build/linux/results"
 git -C "$root/build/linux" -c user.name=t -c user.email=t@t commit -q -a -m "c fails"
