@@ -154,6 +154,7 @@ headers='' file=results slot=x86_64
 # and puts the tree back as it was, mtime included.
 mkdir -p "$root/build/x86_64"
 : >"$root/build/x86_64/.config"
+echo "include $root/build/linux/Makefile" >"$root/build/x86_64/Makefile"
 mtime() { stat -c %Y "$root/build/linux/results"; }
 touch -d @1000000000 "$root/build/linux/results"
 echo "$good" | sed 's/^PASS \(.*case.a\)$/FAIL \1/' |
