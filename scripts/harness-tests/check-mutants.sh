@@ -22,11 +22,11 @@ cp "$src/check-mutants" "$src/lib.sh" "$root/scripts/"
 for s in selftests initramfs; do
 	printf '#!/bin/sh\nexit 0\n' >"$root/scripts/$s"
 done
-# The kernel build "builds" the tree's results file into KOUT (the
-# debug kernel: results-debug); the module build, when the project's
+# The kernel build "builds" the tree's results.c into KOUT (the debug
+# kernel: results-debug.c); the module build, when the project's
 # drivers/m/results is not empty, replaces them with it.
 # shellcheck disable=SC2016 # expanded by the stub, not here
-printf '#!/bin/sh\nmkdir -p "$KOUT" && cp "$LINUX/results${2:+-$2}" "$KOUT/results"\n' >"$root/scripts/kernel"
+printf '#!/bin/sh\nmkdir -p "$KOUT" && cp "$LINUX/results${2:+-$2}.c" "$KOUT/results"\n' >"$root/scripts/kernel"
 # shellcheck disable=SC2016 # expanded by the stub, not here
 printf '#!/bin/sh\n[ ! -s "$MODULES_TOP/drivers/m/results" ] || cp "$MODULES_TOP/drivers/m/results" "$KOUT/results"\n' >"$root/scripts/modules"
 # scripts/run: the results with the arch, and a status as the real one
@@ -57,9 +57,9 @@ PASS kselftest: t: prog: case.a
 PASS kselftest: t: prog: case.b
 PASS kselftest: t: prog: case.c'
 git -C "$root/build/linux" init -q
-printf '%s\nSKIP kselftest: t: prog: case.d # needs the debug kernel\n' "$good" >"$root/build/linux/results"
-printf '%s\nPASS kselftest: t: prog: case.d\n' "$good" >"$root/build/linux/results-debug"
-git -C "$root/build/linux" add results results-debug
+printf '%s\nSKIP kselftest: t: prog: case.d # needs the debug kernel\n' "$good" >"$root/build/linux/results.c"
+printf '%s\nPASS kselftest: t: prog: case.d\n' "$good" >"$root/build/linux/results-debug.c"
+git -C "$root/build/linux" add results.c results-debug.c
 # The project's own module sources, for "Mutant-tree: project"
 mkdir -p "$root/drivers/m"
 : >"$root/drivers/m/results"
@@ -70,7 +70,7 @@ git -C "$root/build/linux" -c user.name=t -c user.email=t@t commit -q -m base
 # mutant NAME EXPECT... : tests/mutants/NAME.patch turning the tree's
 # results file ($file of $tree, and with $headers) into stdin, expecting
 # the tests named
-file=results
+file=results.c
 tree=$root/build/linux
 headers=
 mutant() {
@@ -138,28 +138,28 @@ file=drivers/m/results tree=$root headers="Mutant-tree: project"
 echo "$good" | sed 's/^PASS \(.*case.b\)$/FAIL \1/' |
 	mutant module "kselftest: t: prog: case.b"
 verdict module yes
-file=results tree=$root/build/linux headers=''
+file=results.c tree=$root/build/linux headers=''
 
 # A mutant of the debug kernel may name a test that skips on the VM
 # kernel; its control is a debug kernel too, which passes it (built as
 # the VM kernel, the run would skip it: not caught).
-headers="Mutant-kernel: debug" file=results-debug slot=x86_64-debug
+headers="Mutant-kernel: debug" file=results-debug.c slot=x86_64-debug
 echo "$good" | sed 's/^PASS \(.*case.a\)$/FAIL \1/; $a\
 FAIL kselftest: t: prog: case.d' |
 	mutant debug "kselftest: t: prog: case.d"
 verdict debug yes
-headers='' file=results slot=x86_64
+headers='' file=results.c slot=x86_64
 
 # --quick builds in a copy of build/ARCH from the patched tree itself,
 # and puts the tree back as it was, mtime included.
 mkdir -p "$root/build/x86_64"
 : >"$root/build/x86_64/.config"
 echo "include $root/build/linux/Makefile" >"$root/build/x86_64/Makefile"
-mtime() { stat -c %Y "$root/build/linux/results"; }
-touch -d @1000000000 "$root/build/linux/results"
+mtime() { stat -c %Y "$root/build/linux/results.c"; }
+touch -d @1000000000 "$root/build/linux/results.c"
 echo "$good" | sed 's/^PASS \(.*case.a\)$/FAIL \1/' |
 	mutant quick "kselftest: t: prog: case.a"
-touch -d @1000000000 "$root/build/linux/results"
+touch -d @1000000000 "$root/build/linux/results.c"
 verdict quick yes --quick
 if git -C "$root/build/linux" diff --quiet && [ "$(mtime)" = 1000000000 ]; then
 	ok "--quick puts the tree back, mtime included"
@@ -170,9 +170,11 @@ fi
 # puts it back before it starts.
 saved=$root/build/mutants/quick-saved
 mkdir -p "$saved/tree"
-cp -p "$root/build/linux/results" "$saved/tree/results"
-echo results >"$saved/files"
-echo "FAIL kselftest: t: prog" >"$root/build/linux/results"
+cp -p "$root/build/linux/results.c" "$saved/tree/results.c"
+echo results.c >"$saved/files"
+echo "FAIL kselftest: t: prog" >"$root/build/linux/results.c"
+git -C "$root/build/linux" rev-parse HEAD >"$saved/head"
+git -C "$root/build/linux" diff >"$saved/mutant.patch"
 verdict quick yes --quick
 if git -C "$root/build/linux" diff --quiet && ! [ -e "$saved" ]; then
 	ok "--quick puts back what an interrupted run left"
@@ -180,8 +182,58 @@ else
 	fail "--quick did not put back what an interrupted run left"
 fi
 
+# What an interrupted run left is not put back over a tree that moved on
+# (the mutant is no longer applied as it was): the run stops, the tree
+# is left alone.
+mkdir -p "$saved/tree"
+cp -p "$root/build/linux/results.c" "$saved/tree/results.c"
+echo results.c >"$saved/files"
+git -C "$root/build/linux" rev-parse HEAD >"$saved/head"
+echo "FAIL kselftest: t: prog" >"$root/build/linux/results.c"
+git -C "$root/build/linux" diff >"$saved/mutant.patch"
+echo "FAIL kselftest: t: prog: case.b" >"$root/build/linux/results.c"
+rc=0
+(cd "$root" && scripts/check-mutants --quick quick) >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 2 ] && [ "$(cat "$root/build/linux/results.c")" = "FAIL kselftest: t: prog: case.b" ]; then
+	ok "--quick leaves a tree that moved on alone (exit 2)"
+else
+	fail "--quick put back an interrupted run's files over a tree that moved on (exit $rc)"
+	sed 's/^/# /' "$tmp/out"
+fi
+rm -rf "$saved"
+git -C "$root/build/linux" checkout -q results.c
+
+# --quick takes mutants of .c files only; --list names a mutant that
+# does not apply.
+echo "$good" | sed 's/^PASS \(.*case.a\)$/FAIL \1/' >"$root/build/linux/results-debug.c"
+git -C "$root/build/linux" diff >"$tmp/both"
+git -C "$root/build/linux" checkout -q results-debug.c
+{
+	sed -n '1,/^---$/p' "$root/tests/mutants/quick.patch"
+	cat "$tmp/both"
+	printf 'diff --git a/Makefile b/Makefile\nnew file mode 100644\n--- /dev/null\n+++ b/Makefile\n@@ -0,0 +1 @@\n+all:\n'
+} >"$root/tests/mutants/header.patch"
+rc=0
+(cd "$root" && scripts/check-mutants --quick header) >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 2 ] && grep -q "changes more than .c files" "$tmp/out"; then
+	ok "--quick refuses a mutant of more than .c files"
+else
+	fail "--quick took a mutant of more than .c files (exit $rc)"
+	sed 's/^/# /' "$tmp/out"
+fi
+sed 's/^-PASS kselftest: t: prog: case.a$/-PASS kselftest: t: prog: case.z/' "$root/tests/mutants/quick.patch" >"$root/tests/mutants/stale.patch"
+rc=0
+(cd "$root" && scripts/check-mutants --list stale) >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 2 ] && grep -q "stale DOES NOT APPLY" "$tmp/out"; then
+	ok "--list names a mutant that does not apply"
+else
+	fail "--list passed a mutant that does not apply (exit $rc)"
+	sed 's/^/# /' "$tmp/out"
+fi
+rm -f "$root/tests/mutants/header.patch" "$root/tests/mutants/stale.patch"
+
 # A test that fails without the mutant cannot show it.
-echo "$good" | sed 's/^PASS \(.*case.c\)$/FAIL \1/' >"$root/build/linux/results"
+echo "$good" | sed 's/^PASS \(.*case.c\)$/FAIL \1/' >"$root/build/linux/results.c"
 git -C "$root/build/linux" -c user.name=t -c user.email=t@t commit -q -a -m "c fails"
 echo "$good" | sed 's/^PASS \(.*case.c\)$/FAIL \1/; s/^PASS \(.*case.a\)$/FAIL \1/' |
 	mutant flaky "kselftest: t: prog: case.c"
