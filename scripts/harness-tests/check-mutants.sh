@@ -133,6 +133,22 @@ verdict skipped no
 echo "$good" | grep -v 'case.a$' | mutant missing "kselftest: t: prog: case.a"
 verdict missing yes --targeted
 
+# stops DESC PATTERN ARGS...: check-mutants ARGS must stop the harness
+# (exit 2), saying PATTERN
+stops() {
+	desc=$1
+	pattern=$2
+	shift 2
+	rc=0
+	(cd "$root" && scripts/check-mutants "$@") >"$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" -eq 2 ] && grep -q "$pattern" "$tmp/out"; then
+		ok "$desc"
+	else
+		fail "$desc (exit $rc)"
+		sed 's/^/# /' "$tmp/out"
+	fi
+}
+
 # A mutant of the project's modules: the kernel tree stays as it is.
 file=drivers/m/results tree=$root headers="Mutant-tree: project"
 echo "$good" | sed 's/^PASS \(.*case.b\)$/FAIL \1/' |
@@ -213,23 +229,9 @@ git -C "$root/build/linux" checkout -q results-debug.c
 	cat "$tmp/both"
 	printf 'diff --git a/Makefile b/Makefile\nnew file mode 100644\n--- /dev/null\n+++ b/Makefile\n@@ -0,0 +1 @@\n+all:\n'
 } >"$root/tests/mutants/header.patch"
-rc=0
-(cd "$root" && scripts/check-mutants --quick header) >"$tmp/out" 2>&1 || rc=$?
-if [ "$rc" = 2 ] && grep -q "changes more than .c files" "$tmp/out"; then
-	ok "--quick refuses a mutant of more than .c files"
-else
-	fail "--quick took a mutant of more than .c files (exit $rc)"
-	sed 's/^/# /' "$tmp/out"
-fi
+stops "--quick refuses a mutant of more than .c files" "changes more than .c files" --quick header
 sed 's/^-PASS kselftest: t: prog: case.a$/-PASS kselftest: t: prog: case.z/' "$root/tests/mutants/quick.patch" >"$root/tests/mutants/stale.patch"
-rc=0
-(cd "$root" && scripts/check-mutants --list stale) >"$tmp/out" 2>&1 || rc=$?
-if [ "$rc" = 2 ] && grep -q "stale DOES NOT APPLY" "$tmp/out"; then
-	ok "--list names a mutant that does not apply"
-else
-	fail "--list passed a mutant that does not apply (exit $rc)"
-	sed 's/^/# /' "$tmp/out"
-fi
+stops "--list names a mutant that does not apply" "stale DOES NOT APPLY" --list stale
 rm -f "$root/tests/mutants/header.patch" "$root/tests/mutants/stale.patch"
 
 # A test that fails without the mutant cannot show it.
@@ -242,13 +244,7 @@ verdict flaky ERROR
 # An expected id that is no passing test of the list stops the harness.
 echo "$good" | sed 's/^PASS \(.*case.a\)$/FAIL \1/' |
 	mutant typo "kselftest: t: prog: case.z"
-rc=0
-(cd "$root" && scripts/check-mutants --list typo) >"$tmp/out" 2>&1 || rc=$?
-if [ "$rc" -eq 2 ] && grep -q "Mutant-expect 'kselftest: t: prog: case.z' is not a test that passes" "$tmp/out"; then
-	ok "an unknown Mutant-expect id stops the harness"
-else
-	fail "an unknown Mutant-expect id stops the harness (exit $rc)"
-	sed 's/^/# /' "$tmp/out"
-fi
+stops "an unknown Mutant-expect id stops the harness" \
+	"Mutant-expect 'kselftest: t: prog: case.z' is not a test that passes" --list typo
 
 tap_end check-mutants
