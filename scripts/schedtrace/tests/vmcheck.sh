@@ -12,19 +12,8 @@ top=$(cd "$here/../../.." && pwd)
 out=${VMCHECK_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/schedtrace-vm.XXXXXX")}
 mkdir -p "$out"
 log=${VMCHECK_LOG:-$out/console.log}
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $*"
-}
+# shellcheck source=scripts/tap.sh
+. "$top/scripts/tap.sh"
 
 # run_tool STATUS PATTERN ARGS...: exit status and a pattern in its output.
 run_tool() {
@@ -36,7 +25,7 @@ run_tool() {
 	if [ "$st" -eq "$want" ] && cat "$out/stdout" "$out/stderr" | grep -q -- "$pattern"; then
 		ok "schedtrace $* (exit $st)"
 	else
-		not_ok "schedtrace $*: exit $st (want $want, output matching '$pattern'):"
+		fail "schedtrace $*: exit $st (want $want, output matching '$pattern'):"
 		sed 's/^/    /' "$out/stdout" "$out/stderr"
 	fi
 }
@@ -50,14 +39,14 @@ if "$top/scripts/vm" --out "$out" --arch "$arch" --cpus "$cpus" --timeout 300 \
 	-- sh /root/guest-record.sh >"$out/guest.log" 2>&1; then
 	ok "guest checks and recording"
 else
-	not_ok "guest checks and recording:"
+	fail "guest checks and recording:"
 	sed 's/^/    /' "$out/guest.log"
 fi
 grep '^ok\|^not ok' "$out/guest.log" | sed 's/^/# /' || true
 
 for f in full.dat all.dat switch-only.dat thermal.dat steal-STEAL.dat \
 	steal-NO_STEAL.dat; do
-	if [ -s "$out/$f" ]; then ok "$f came back"; else not_ok "$f came back"; fi
+	if [ -s "$out/$f" ]; then ok "$f came back"; else fail "$f came back"; fi
 done
 
 # The hog's ramp to 80%: PELT's 32 ms halflife gives 74 ms from zero (78.8
@@ -72,12 +61,12 @@ ms=$("$tool" --pid "${hog:-0}" --ramp-from 50 --json "$out/full.dat" |
 t = json.load(sys.stdin)["tasks"]
 print(t[0]["ramps"][0]["ms"] if t and t[0]["ramps"][0]["ms"] is not None else "none")' || echo none)
 case "$ms" in
-none) not_ok "the hog (pid ${hog:-?}) reached 80% util" ;;
+none) fail "the hog (pid ${hog:-?}) reached 80% util" ;;
 *)
 	if python3 -c "import sys; sys.exit(0 if 45 <= $ms <= 225 else 1)"; then
 		ok "time to 80% util $ms ms is within 45..225 ms"
 	else
-		not_ok "time to 80% util $ms ms is outside 45..225 ms"
+		fail "time to 80% util $ms ms is outside 45..225 ms"
 	fi
 	;;
 esac
@@ -85,17 +74,17 @@ esac
 run_tool 0 "cpu0" --out "$out/report" --plot --util-fraction 0.5 \
 	--util-fraction 0.8 "$out/full.dat"
 for f in util.csv capacity.csv cpus.csv summary.json util.png; do
-	if [ -s "$out/report/$f" ]; then ok "report/$f written"; else not_ok "report/$f written"; fi
+	if [ -s "$out/report/$f" ]; then ok "report/$f written"; else fail "report/$f written"; fi
 done
 if python3 -m json.tool "$out/report/summary.json" >/dev/null; then
 	ok "summary.json is JSON"
 else
-	not_ok "summary.json is JSON"
+	fail "summary.json is JSON"
 fi
 if head -n 1 "$out/report/util.csv" | grep -qx 'pid,comm,time_s,cpu,util,runnable,load'; then
 	ok "util.csv header"
 else
-	not_ok "util.csv header"
+	fail "util.csv header"
 fi
 
 run_tool 0 "trace" "$out/all.dat"
@@ -114,16 +103,16 @@ if "$tool" --json --need thermal "$out/thermal.dat" >"$out/thermal.json" 2>&1 &&
 		>"$out/thermal.check" 2>&1; then
 	ok "thermal pressure on cpus $tcpus: halflife 250 ms +- 25%, none elsewhere"
 else
-	not_ok "thermal pressure on cpus $tcpus:"
+	fail "thermal pressure on cpus $tcpus:"
 	sed 's/^/    /' "$out/thermal.check"
 fi
 for f in thermal.csv pressure.png; do
-	if [ -s "$out/thermal/$f" ]; then ok "thermal/$f written"; else not_ok "thermal/$f written"; fi
+	if [ -s "$out/thermal/$f" ]; then ok "thermal/$f written"; else fail "thermal/$f written"; fi
 done
 if head -n 1 "$out/thermal/thermal.csv" 2>/dev/null | grep -qx 'cpu,time_s,instant,avg'; then
 	ok "thermal.csv header"
 else
-	not_ok "thermal.csv header"
+	fail "thermal.csv header"
 fi
 
 # STEAL: steals under the overload with STEAL, none with NO_STEAL; every
@@ -137,15 +126,15 @@ print(s if s == f else "mismatch: %d stolen, %d stolen from" % (s, f))'
 n_on=$(steals "$out/steal-STEAL.dat" 2>&1 || true)
 n_off=$(steals "$out/steal-NO_STEAL.dat" 2>&1 || true)
 case "$n_on" in
-'' | *[!0-9]* | 0) not_ok "steals with STEAL: $n_on" ;;
+'' | *[!0-9]* | 0) fail "steals with STEAL: $n_on" ;;
 *) ok "steals with STEAL: $n_on" ;;
 esac
-if [ "$n_off" = 0 ]; then ok "no steal with NO_STEAL"; else not_ok "steals with NO_STEAL: $n_off"; fi
+if [ "$n_off" = 0 ]; then ok "no steal with NO_STEAL"; else fail "steals with NO_STEAL: $n_off"; fi
 run_tool 0 "stolen from it" --need steal --out "$out/steal" "$out/steal-STEAL.dat"
 if head -n 1 "$out/steal/cpus.csv" 2>/dev/null | grep -qx 'cpu,migrations_in,migrations_out,steals,stolen_from'; then
 	ok "cpus.csv header"
 else
-	not_ok "cpus.csv header"
+	fail "cpus.csv header"
 fi
 
 # A trace cut in its data and one cut in its headers.
