@@ -37,7 +37,7 @@ help:
 	@echo "make bench [BENCH=..] [ROUNDS=N] A/B benchmarks in the VM"
 	@echo "make bench-kernels [BOOTS=N]    v6.12 against the series (knobs at defaults)"
 	@echo "make docs-table DATA=F [BENCH=B] [BASE=S]  a table of Documentation/ from its data F"
-	@echo "make docs-check                 every documented table and number follows from its data"
+	@echo "make docs-check                 every documented table and number follows from its data or names its source"
 	@echo "make stress [SEED=N]            the stress kselftest on the debug kernels of both boards"
 	@echo "make stress-fault [FAULT=PATCH] show that the stress fails with a deliberate bug"
 

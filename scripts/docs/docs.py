@@ -10,6 +10,8 @@ this only formats its JSON and counts).
   docs.py pelt-table              the closed-form table of pelt-multiplier.rst
   docs.py check [RST...]          every table and quoted number against its
                                   data, then that a changed sample is caught
+  docs.py numbers [PAGE...]       the numbers that have no source yet
+                                  (pagenumbers.py says how to give one)
   docs.py add SAMPLES NAME BOARD HOST-COMMAND [NOTE]
                                   a run's samples into Documentation/data/
 
@@ -47,6 +49,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+import pagenumbers as numbers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOCS = os.path.join(ROOT, "Documentation")
@@ -322,6 +326,9 @@ class Checker:
         self.override = override or {}   # data name -> path to use instead
         self.used = set()
         self.errors = []
+        self.facts_cache = {}
+        self.table_cache = {}
+        self.tables = {}   # first line of a checked table -> its command's line
 
     def result(self, name):
         """NAME or NAME@BASE: schedcmp's results, against BASE if given."""
@@ -335,10 +342,29 @@ class Checker:
     def err(self, where, msg):
         self.errors.append("%s: %s" % (where, msg))
 
+    def facts_of(self, name):
+        if name not in self.facts_cache:
+            self.facts_cache[name] = facts(self.result(name))
+        return self.facts_cache[name]
+
+    def fact_values(self, line):
+        """The values a data line names, or None when it is wrong (which
+        check_data reports)."""
+        data, subject, fields = data_line(line)
+        try:
+            fs = self.facts_of(data)
+        except Error:
+            return None
+        return [fs[k] for k in ("%s %s" % (subject, f.rstrip(",")) for f in fields.split())
+                if k in fs]
+
     def check_page(self, page):
         rel = os.path.relpath(page, ROOT)
         with open(page) as f:
-            lines = f.read().split("\n")
+            self.check_lines(rel, f.read().split("\n"))
+
+    def check_lines(self, rel, lines):
+        self.tables = {}   # first line of a checked table -> its command's line
         pending = None   # (line number, data, benches)
         i = 0
         while i < len(lines):
@@ -367,15 +393,21 @@ class Checker:
             i += 1
         if pending:
             self.err("%s:%d" % (rel, pending[0]), "no table follows this docs-table command")
+        numbers.check_numbers(ROOT, rel, lines, self.fact_values, self.tables, self.err)
 
     def check_table(self, rel, pending, lines, start, end):
         lnum, data, bench, base = pending
+        self.tables[start] = lnum - 1
         try:
             if data is None:
                 want, data = pelt_table(), "PELT's closed form"
             else:
-                want = table_lines(self.result(data + ("@" + base if base else "")),
-                                   bench.split(",") if bench else [])
+                key = (data, bench, base)
+                if key not in self.table_cache:
+                    self.table_cache[key] = table_lines(
+                        self.result(data + ("@" + base if base else "")),
+                        bench.split(",") if bench else [])
+                want = self.table_cache[key]
         except Error as e:
             self.err("%s:%d" % (rel, lnum), str(e))
             return
@@ -401,6 +433,9 @@ class Checker:
         while i < len(lines):
             d = data_line(lines[i])
             if not d:
+                if numbers.marker(lines[i]):
+                    i += 1
+                    continue
                 break
             claims.append((i + 1, d[0], d[1], d[2].split()))
             i += 1
@@ -522,6 +557,9 @@ def check(args):
               file=sys.stderr)
         return 1
     ntab, nfacts = count(args)
+    nnum = prove_numbers(c, args)
+    if nnum is None:
+        return 1
     # Each benchmark of each file: one sample changed must be caught.
     caught = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -552,8 +590,65 @@ def check(args):
                     return 1
                 caught += 1
     print("docs-check: %d tables and %d quoted numbers follow from %d data "
-          "files; a changed sample was caught in each of %d benchmarks"
-          % (ntab, nfacts, len(c.used), caught))
+          "files; a changed sample was caught in each of %d benchmarks; "
+          "a changed digit was caught in each of %d numbers of %d pages"
+          % (ntab, nfacts, len(c.used), caught, nnum, len(pages(args))))
+    return 0
+
+
+def prove_numbers(c, args):
+    """Each number of each page, its last digit changed: the check must
+    fail.  The count of numbers, or None (said on stderr) when one
+    passed.  A number is checked in an excerpt of its page, its block with
+    the lines that give its sources (and a table's command), when that
+    excerpt passes as it is; else in the whole page."""
+    def checker():
+        m = Checker(cache=c.cache)
+        m.facts_cache, m.table_cache = c.facts_cache, c.table_cache
+        return m
+
+    n = 0
+    for p in pages(args):
+        rel = os.path.relpath(p, ROOT)
+        with open(p) as f:
+            lines = f.read().split("\n")
+        full = checker()
+        full.check_lines(rel, lines)
+        tables = full.tables
+        block_of = {}
+        for first, end, claims in numbers.blocks(lines, rel.endswith(".md")):
+            start = min(claims + [first])
+            head = [lines[tables[first]], ""] if first in tables else []
+            for k in range(first, end):
+                block_of[k] = (start, end, head)
+        verified = {}
+        for k, bad in numbers.mutants(lines, rel.endswith(".md")):
+            start, end, head = block_of[k]
+            if (start, end) not in verified:
+                m = checker()
+                m.check_lines(rel, head + lines[start:end])
+                verified[(start, end)] = not m.errors
+            m = checker()
+            if verified[(start, end)]:
+                m.check_lines(rel, head + lines[start:k] + [bad] + lines[k + 1:end])
+            else:
+                m.check_lines(rel, lines[:k] + [bad] + lines[k + 1:])
+            if not m.errors:
+                print("docs-check: %s:%d: a number changed to '%s' passes the check"
+                      % (rel, k + 1, bad.strip()), file=sys.stderr)
+                return None
+            n += 1
+    return n
+
+
+def unsourced(args):
+    """numbers [PAGE...]: each block whose numbers lack a source, with them."""
+    c = Checker()
+    for p in pages(args):
+        c.check_page(p)
+    for e in c.errors:
+        if "has no source" in e or "listed" in e or "is not in" in e:
+            print(e.split(" has no source")[0])
     return 0
 
 
@@ -619,6 +714,8 @@ def main(argv):
             return 0
         if cmd == "check":
             return check(args)
+        if cmd == "numbers":
+            return unsourced(args)
         if cmd == "add":
             return add(args)
         raise Error("unknown command '%s': table, facts or check" % cmd)

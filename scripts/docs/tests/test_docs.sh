@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 tree() {
 	rm -rf "$tmp/t"
 	mkdir -p "$tmp/t/scripts/docs" "$tmp/t/Documentation/data"
-	cp "$here/docs.py" "$tmp/t/scripts/docs/"
+	cp "$here/docs.py" "$here/pagenumbers.py" "$tmp/t/scripts/docs/"
 	{
 		echo '# columns: benchmark parameter setting round value unit direction timestamp'
 		echo '# host-command: make bench'
@@ -69,6 +69,8 @@ data=$tmp/t/Documentation/data/run.tsv
 
 tree
 check "the tree as generated passes" ""
+proved() { sed -n 's/.*a changed digit was caught in each of \([0-9]*\) numbers.*/\1/p' "$tmp/out"; }
+nproved=$(proved)
 
 tree
 sed -i 's/^bench\tp\tB\t3\t2\.3/bench\tp\tB\t3\t2.9/' "$data"
@@ -148,5 +150,40 @@ EOT
 check "a README table that says what its data give" ""
 sed -i "s/^| B | .* |$/| B | +1.0% |/" "$tmp/t/README.md"
 check "a wrong number in a README table" "README.md:[0-9]*: the paragraph does not say bench/p/B change"
+
+# Every number of a page has a source (pagenumbers.py).
+tree
+printf '\nThe run had 6 rounds of each setting.\n' >>"$page"
+check "a number without a source" "page.rst:[0-9]*: 6 (1 time) has no source"
+sed -i 's/^The run had 6 rounds/.. numbers: data\/run.tsv: 6\n\nThe run had 6 rounds/' "$page"
+check "a number from its data file" ""
+if [ "$(proved)" -eq $((nproved + 1)) ]; then
+	ok "the check changes that number and sees the page fail"
+else
+	fail "the check changes that number and sees the page fail"
+fi
+sed -i 's/^The run had 6 rounds/The run had 7 rounds/; s/^\.\. numbers: data\/run.tsv: 6/.. numbers: data\/run.tsv: 7/' "$page"
+check "a number its data file does not have" "page.rst:[0-9]*: 7 is not in data/run.tsv"
+sed -i 's/^The run had 7 rounds/The run had 6 rounds/; s/^\.\. numbers: data\/run.tsv: 7/.. numbers: data\/run.tsv: 6 6/' "$page"
+check "a number listed twice and said once" "6 is listed 1 more time than the block says it"
+sed -i 's/^\.\. numbers: data\/run.tsv: 6 6/.. numbers: nowhere: 6/' "$page"
+check "a source of no known kind" "the source 'nowhere' is none of"
+sed -i 's/^\.\. numbers: nowhere: 6/.. numbers: cite:https:\/\/example.org\/paper: 6/' "$page"
+check "a number cited from outside" ""
+sed -i 's/^The run had 6 rounds/The run had 5 rounds/' "$page"
+check "a changed digit after its source" "5 (1 time) has no source"
+tree
+printf '\nOn 4 CPUs::\n\n  make run\n\n  x86_64: 57 passed\n' >>"$page"
+check "a literal block's numbers, blank lines and all" "57 (1 time) has no source"
+
+tree
+cat >"$tmp/t/README.md" <<EOT
+# t
+
+Built in 8 minutes.
+EOT
+check "a README number without a source" "README.md:3: 8 (1 time) has no source"
+sed -i 's/^Built in 8/<!-- numbers: data\/run.tsv: 8 -->\nBuilt in 8/' "$tmp/t/README.md"
+check "a README number its data file does not have" "8 is not in data/run.tsv"
 
 tap_end docs
