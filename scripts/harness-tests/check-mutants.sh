@@ -133,6 +133,15 @@ verdict skipped no
 echo "$good" | grep -v 'case.a$' | mutant missing "kselftest: t: prog: case.a"
 verdict missing yes --targeted
 
+# "Mutant-expect: ARCH: ID" holds on ARCH only: another arch's id is not
+# looked up, nor asked to fail, here.
+echo "$good" | sed 's/^PASS \(.*case.a\)$/FAIL \1/' |
+	mutant per-arch "x86_64: kselftest: t: prog: case.a" "arm64: kselftest: t: prog: case.z"
+verdict per-arch yes
+echo "$good" | sed 's/^PASS \(.*case.b\)$/FAIL \1/' |
+	mutant per-arch-elsewhere "x86_64: kselftest: t: prog: case.a" "arm64: kselftest: t: prog: case.b"
+verdict per-arch-elsewhere no
+
 # stops DESC PATTERN ARGS...: check-mutants ARGS must stop the harness
 # (exit 2), saying PATTERN
 stops() {
