@@ -18,7 +18,9 @@ A number must have a source, given on the lines just before its block:
 
 where SOURCE is data/PATH (a file or directory under Documentation/data/,
 in which each N must appear), file:PATH (a file of the repository, the
-same) or cite:WHERE (a source outside: a seed's table, a paper, a
+same; not another page, which would only move the question; the page
+itself for a value it defines, such as an example command's argument) or
+cite:WHERE (a source outside: a seed's table, a paper, a
 message; WHERE names it, with no space).  A table that a docs-table
 command announces is its own source.  The numbers of a block and the
 entries of its sources are compared as multisets: a number the block says
@@ -31,7 +33,7 @@ import os
 import re
 from collections import Counter
 
-NUMBER = re.compile(r"(?<![\w.])(?:\d{4}-\d\d-\d\d|\d+(?:\.\d+)*)(?![\w])")
+NUMBER = re.compile(r"(?<!\w)(?<!\d\.)(?:\d{4}-\d\d-\d\d|\d+(?:\.\d+)*)(?!\w)")
 MARKER = re.compile(r"^\s*(?:\.\. numbers: (.+)|<!-- numbers: (.+?) -->)$")
 DATA = re.compile(r"^(?:\.\. data: .+|<!-- data: .+ -->)$")
 BORDER = re.compile(r"^\s*=+( +=+)*\s*$")
@@ -47,7 +49,7 @@ NOT_CLAIMS = (re.compile(r"https?://\S+"),
               re.compile(r"[A-Za-z][\w.+-]*-\d{8}\w*"),
               re.compile(r"^\s+:(?:header-rows|stub-columns|widths|width|height|scale"
                          r"|align|class|name):.*"),
-              re.compile(r"^\s*(?:\d+|#)[.)]\s"),
+              re.compile(r"^\s*(?:\d{1,2}|#)[.)]\s"),
               re.compile(r"^\.\. \[\d+\]"),
               re.compile(r"\[\d+\]_"))
 
@@ -163,7 +165,7 @@ def literal_end(lines, first, end):
 
 
 def number_in_file(num, paths):
-    pat = re.compile(r"(?<![\d.])" + re.escape(num) + r"(?!\d)")
+    pat = re.compile(r"(?<!\d)(?<!\d\.)" + re.escape(num) + r"(?!\d)")
     for p in paths:
         try:
             with open(p, errors="replace") as f:
@@ -174,7 +176,14 @@ def number_in_file(num, paths):
     return False
 
 
-def source_files(root, source):
+def page_of(root, path):
+    """Whether @path is a page that the check reads."""
+    rel = os.path.relpath(os.path.abspath(path), root)
+    return rel.startswith("Documentation" + os.sep) and rel.endswith(".rst") or \
+        rel in ("README.md", os.path.join("patches", "cover-letter.txt"))
+
+
+def source_files(root, rel, source):
     """The files a SOURCE names, or a reason why it names none."""
     if source.startswith("cite:"):
         return [] if len(source) > 5 else "cite: names no source"
@@ -182,6 +191,8 @@ def source_files(root, source):
         path = os.path.join(root, "Documentation", source)
     elif source.startswith("file:"):
         path = os.path.join(root, source[5:])
+        if page_of(root, path) and os.path.abspath(path) != os.path.abspath(os.path.join(root, rel)):
+            return "%s is another page: name where its number comes from" % source[5:]
     else:
         return "the source '%s' is none of data/PATH, file:PATH, cite:WHERE" % source
     if os.path.isfile(path):
@@ -224,7 +235,7 @@ def check_numbers(root, rel, lines, fact_values, table_lines, err):
                 err("%s:%d" % (rel, c + 1), "a numbers line without numbers "
                     "(.. numbers: SOURCE: N N ...)")
                 continue
-            files = source_files(root, source)
+            files = source_files(root, rel, source)
             if isinstance(files, str):
                 err("%s:%d" % (rel, c + 1), files)
                 continue
