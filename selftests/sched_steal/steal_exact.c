@@ -191,12 +191,33 @@ static int join_group(FIXTURE_DATA(steal_exact) *self, pid_t pid)
 	return kio_write_ul(path, pid);
 }
 
+/* Hotplug @cpu, logging a step of more than HOTPLUG_SLOW_MS. */
+#define HOTPLUG_SLOW_MS	1000
+
+static int hotplug_logged(struct __test_metadata *_metadata, int cpu,
+			  bool on, int cycle)
+{
+	long took;
+	int ret = su_set_cpu_online_timed(cpu, on, &took);
+
+	if (took > HOTPLUG_SLOW_MS)
+		TH_LOG("cycle %d: cpu%d %s took %ld ms", cycle, cpu,
+		       on ? "online" : "offline", took);
+	return ret;
+}
+
 /*
  * Three CPU-bound tasks in a throttled group, pinned to the last CPU,
  * which goes offline: unthrottling them on the way (rq_offline_fair())
  * must not leave the CPU's bit set once it is offline.
+ *
+ * 90 s, not the harness's 30, as no_reports: the make check of CI on
+ * 2026-12-07 killed this test at 30 s on the hikey960 board, with no
+ * kernel message and the tests after it, hotplug included, passing.  Its
+ * six hotplug steps and 1.2 s of sleeps usually take a few seconds; a
+ * slow step is logged, and a hang still fails.
  */
-TEST_F(steal_exact, offline_throttled)
+TEST_F_TIMEOUT(steal_exact, offline_throttled, 90)
 {
 	int cpu = self->cpus[self->ncpu - 1], cycle, i, ret;
 	struct su_view *a = &self->a, *b = &self->b;
@@ -221,9 +242,9 @@ TEST_F(steal_exact, offline_throttled)
 	for (cycle = 0; cycle < 3; cycle++) {
 		/* The group runs 1 ms in 100: throttled most of the time. */
 		usleep(300000);
-		ASSERT_EQ(0, su_set_cpu_online(cpu, false));
+		ASSERT_EQ(0, hotplug_logged(_metadata, cpu, false, cycle));
 		usleep(100000);
-		ASSERT_EQ(0, su_set_cpu_online(cpu, true));
+		ASSERT_EQ(0, hotplug_logged(_metadata, cpu, true, cycle));
 	}
 	self->hot_cpu = -1;
 	ASSERT_LT(0, su_read_view(SU_STEAL_DEBUG, debug_fields, b));
@@ -314,15 +335,9 @@ TEST_F_TIMEOUT(steal_exact, no_reports, 90)
 	for (cycle = 0; cycle < 8; cycle++) {
 		usleep(250000);
 		if (hotplug) {
-			time_t t0 = time(NULL);
-			long took;
-
 			self->hot_cpu = last;
-			ASSERT_EQ(0, su_set_cpu_online(last, !(cycle & 1)));
-			took = time(NULL) - t0;
-			if (took > 1)
-				TH_LOG("cycle %d: cpu%d %s took %ld s", cycle, last,
-				       cycle & 1 ? "offline" : "online", took);
+			ASSERT_EQ(0, hotplug_logged(_metadata, last,
+						    !(cycle & 1), cycle));
 		}
 		if (cycle % 3 == 2) {
 			ASSERT_EQ(0, su_set_steal(false));

@@ -303,6 +303,24 @@ static inline int su_set_cpu_online(int cpu, bool on)
 	return kio_write_str(path, on ? "1" : "0");
 }
 
+/*
+ * su_set_cpu_online(), and how long the write took in ms in *@took_ms:
+ * on the emulated boards a hotplug step usually takes well under a
+ * second, and a test says so when one does not.
+ */
+static inline int su_set_cpu_online_timed(int cpu, bool on, long *took_ms)
+{
+	struct timespec t0, t;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = su_set_cpu_online(cpu, on);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	*took_ms = (t.tv_sec - t0.tv_sec) * 1000 +
+		   (t.tv_nsec - t0.tv_nsec) / 1000000;
+	return ret;
+}
+
 static inline bool su_cpu_hotpluggable(int cpu)
 {
 	char path[96];
