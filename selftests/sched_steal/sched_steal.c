@@ -23,6 +23,7 @@
 
 #include "kselftest_harness.h"
 #include "knob_io.h"
+#include "steal_util.h"
 
 #define FEATURES_PATH	"/sys/kernel/debug/sched/features"
 #define STEAL_PATH	"/sys/kernel/debug/sched/steal"
@@ -325,26 +326,6 @@ static int set_cpu_online(int cpu, bool on)
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
 	return kio_write_str(path, on ? "1" : "0");
-}
-
-/* A hotplug step slower than this is logged (see the hotplug test). */
-#define HOTPLUG_SLOW_MS	1000
-
-static int set_cpu_online_logged(struct __test_metadata *_metadata, int cpu,
-				 bool on, int cycle)
-{
-	struct timespec t0, t;
-	long took;
-	int ret;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = set_cpu_online(cpu, on);
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	took = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
-	if (took > HOTPLUG_SLOW_MS)
-		TH_LOG("cycle %d: cpu%d %s took %ld ms", cycle, cpu,
-		       on ? "online" : "offline", took);
-	return ret;
 }
 
 FIXTURE(steal) {
@@ -872,7 +853,7 @@ TEST_F_TIMEOUT(steal, hotplug, 90)
 	ASSERT_EQ(self->ncpu, read_steal(&a));
 
 	for (cycle = 0; cycle < 5; cycle++) {
-		ASSERT_EQ(0, set_cpu_online_logged(_metadata, self->hot_cpu,
+		ASSERT_EQ(0, su_hotplug_logged(_metadata, self->hot_cpu,
 						   false, cycle));
 		for (k = 0; k < 3; k++) {
 			usleep(100000);
@@ -888,7 +869,7 @@ TEST_F_TIMEOUT(steal, hotplug, 90)
 					       self->w.pids[i], cpu);
 			}
 		}
-		ASSERT_EQ(0, set_cpu_online_logged(_metadata, self->hot_cpu,
+		ASSERT_EQ(0, su_hotplug_logged(_metadata, self->hot_cpu,
 						   true, cycle));
 		usleep(300000);
 	}

@@ -191,21 +191,6 @@ static int join_group(FIXTURE_DATA(steal_exact) *self, pid_t pid)
 	return kio_write_ul(path, pid);
 }
 
-/* Hotplug @cpu, logging a step of more than HOTPLUG_SLOW_MS. */
-#define HOTPLUG_SLOW_MS	1000
-
-static int hotplug_logged(struct __test_metadata *_metadata, int cpu,
-			  bool on, int cycle)
-{
-	long took;
-	int ret = su_set_cpu_online_timed(cpu, on, &took);
-
-	if (took > HOTPLUG_SLOW_MS)
-		TH_LOG("cycle %d: cpu%d %s took %ld ms", cycle, cpu,
-		       on ? "online" : "offline", took);
-	return ret;
-}
-
 /*
  * Three CPU-bound tasks in a throttled group, pinned to the last CPU,
  * which goes offline: unthrottling them on the way (rq_offline_fair())
@@ -242,9 +227,9 @@ TEST_F_TIMEOUT(steal_exact, offline_throttled, 90)
 	for (cycle = 0; cycle < 3; cycle++) {
 		/* The group runs 1 ms in 100: throttled most of the time. */
 		usleep(300000);
-		ASSERT_EQ(0, hotplug_logged(_metadata, cpu, false, cycle));
+		ASSERT_EQ(0, su_hotplug_logged(_metadata, cpu, false, cycle));
 		usleep(100000);
-		ASSERT_EQ(0, hotplug_logged(_metadata, cpu, true, cycle));
+		ASSERT_EQ(0, su_hotplug_logged(_metadata, cpu, true, cycle));
 	}
 	self->hot_cpu = -1;
 	ASSERT_LT(0, su_read_view(SU_STEAL_DEBUG, debug_fields, b));
@@ -336,7 +321,7 @@ TEST_F_TIMEOUT(steal_exact, no_reports, 90)
 		usleep(250000);
 		if (hotplug) {
 			self->hot_cpu = last;
-			ASSERT_EQ(0, hotplug_logged(_metadata, last,
+			ASSERT_EQ(0, su_hotplug_logged(_metadata, last,
 						    !(cycle & 1), cycle));
 		}
 		if (cycle % 3 == 2) {

@@ -303,21 +303,29 @@ static inline int su_set_cpu_online(int cpu, bool on)
 	return kio_write_str(path, on ? "1" : "0");
 }
 
+/* A hotplug step slower than this is logged by su_hotplug_logged(). */
+#define SU_HOTPLUG_SLOW_MS	1000
+
 /*
- * su_set_cpu_online(), and how long the write took in ms in *@took_ms:
- * on the emulated boards a hotplug step usually takes well under a
- * second, and a test says so when one does not.
+ * su_set_cpu_online() in cycle @cycle of a test, logging the step when it
+ * takes more than SU_HOTPLUG_SLOW_MS: on the emulated boards a step
+ * usually takes well under a second.  The includer includes
+ * kselftest_harness.h first (TH_LOG).
  */
-static inline int su_set_cpu_online_timed(int cpu, bool on, long *took_ms)
+static inline int su_hotplug_logged(struct __test_metadata *_metadata,
+				    int cpu, bool on, int cycle)
 {
 	struct timespec t0, t;
+	long took;
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = su_set_cpu_online(cpu, on);
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	*took_ms = (t.tv_sec - t0.tv_sec) * 1000 +
-		   (t.tv_nsec - t0.tv_nsec) / 1000000;
+	took = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+	if (took > SU_HOTPLUG_SLOW_MS)
+		TH_LOG("cycle %d: cpu%d %s took %ld ms", cycle, cpu,
+		       on ? "online" : "offline", took);
 	return ret;
 }
 
