@@ -3,13 +3,15 @@
 """One line per test of a boot, a count, and the differences from the
 expected results.
 
-  summary.py LABEL CONSOLE_LOG KSELFTEST_OUTPUT [--expected FILE]
-             [--write-expected FILE] [--json FILE [--meta KEY=VALUE]...]
+  summary.py LABEL CONSOLE_LOG KSELFTEST_OUTPUT [--expected FILE
+             [--host-skips FILE]] [--write-expected FILE]
+             [--json FILE [--meta KEY=VALUE]...]
 
 Prints "PASS|SKIP|FAIL LABEL ID" lines (a SKIP with "# reason", a FAIL
 with its reason in parentheses), then, with --expected, one line per
 difference: "MISSING LABEL ID", "UNEXPECTED LABEL ID", "MISMATCH LABEL
-ID: expected X, got Y", then "LABEL: N passed, N failed, N skipped",
+ID: expected X, got Y" (--host-skips FILE lists the tests that may skip,
+for the reason it gives, where a PASS is expected), then "LABEL: N passed, N failed, N skipped",
 then for each failed kselftest the last lines it printed, as "LOG LABEL
 ID| LINE" (a failure's own figures, where only the summary is kept).
 Exit status: 0 when nothing failed and nothing differs, 1 otherwise, 2 when
@@ -50,6 +52,7 @@ def main():
     ap.add_argument('console')
     ap.add_argument('kselftest_output')
     ap.add_argument('--expected')
+    ap.add_argument('--host-skips')
     ap.add_argument('--write-expected')
     ap.add_argument('--json')
     ap.add_argument('--meta', action='append')
@@ -74,11 +77,17 @@ def main():
         except ValueError as e:
             print('%s: %s: %s' % (a.label, a.expected, e), file=sys.stderr)
             return 2
+        try:
+            host_skips = (ktap.read_host_skips(read(a.host_skips))
+                          if a.host_skips else {})
+        except ValueError as e:
+            print('%s: %s: %s' % (a.label, a.host_skips, e), file=sys.stderr)
+            return 2
         if not expected:
             print('%s: %s is missing or empty: write it with "make expected"'
                   % (a.label, a.expected), file=sys.stderr)
             return 2
-        for d in ktap.compare(recs, expected):
+        for d in ktap.compare(recs, expected, host_skips):
             kind, rest = d.split(' ', 1)
             diff.append('%s %s %s' % (kind, a.label, rest))
         for d in diff:

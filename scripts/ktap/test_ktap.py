@@ -276,6 +276,38 @@ class ExpectedTest(unittest.TestCase):
         exp, _ = ktap.read_expected('PASS kunit: a\n')
         self.assertEqual(ktap.compare([('FAIL', 'kunit: a', '')], exp), [])
 
+    def test_host_skip(self):
+        exp, _ = ktap.read_expected('PASS kunit: a\nPASS kunit: c\n')
+        skips = ktap.read_host_skips(
+            '# comment\n\nkunit: a # host busy at 3 of 19 points\n')
+        self.assertEqual(skips, {'kunit: a': 'host busy at 3 of 19 points'})
+        got = [('SKIP', 'kunit: a', 'host busy at 10 of 21 points'),
+               ('PASS', 'kunit: c', '')]
+        self.assertEqual(ktap.compare(got, exp, skips), [])
+        # another reason, another test, or a failure still count
+        got = [('SKIP', 'kunit: a', 'knob missing'),
+               ('SKIP', 'kunit: c', 'host busy at 10 of 21 points')]
+        self.assertEqual(ktap.compare(got, exp, skips), [
+            'MISMATCH kunit: a: expected PASS, got SKIP (knob missing)',
+            'MISMATCH kunit: c: expected PASS, got SKIP '
+            '(host busy at 10 of 21 points)'])
+        self.assertEqual(ktap.compare(got, exp), [
+            'MISMATCH kunit: a: expected PASS, got SKIP (knob missing)',
+            'MISMATCH kunit: c: expected PASS, got SKIP '
+            '(host busy at 10 of 21 points)'])
+        # a test expected to skip for a reason of its own keeps it
+        exp, _ = ktap.read_expected('SKIP kunit: a # no SMP\n')
+        self.assertEqual(
+            ktap.compare([('SKIP', 'kunit: a', 'host busy at 1 of 2 points')],
+                         exp, skips),
+            ['MISMATCH kunit: a: expected SKIP # no SMP, '
+             'got SKIP # host busy at 1 of 2 points'])
+
+    def test_bad_host_skip_lists(self):
+        for text in ('kunit: a\n', 'kunit: a # x\nkunit: a # y\n'):
+            with self.assertRaises(ValueError, msg=text):
+                ktap.read_host_skips(text)
+
     def test_bad_lists(self):
         for text in ('FAIL kunit: a\n', 'SKIP kunit: a\n',
                      'PASS kunit: a\nPASS kunit: a\n', 'kunit: a\n'):
