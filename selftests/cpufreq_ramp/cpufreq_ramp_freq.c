@@ -336,9 +336,9 @@ static double median_double(double *v, int n)
 }
 
 /*
- * fast_ramp_up=1 against 0 in RAMP_PAIRS pairs of rounds on the same
- * kernel, the order flipping from pair to pair (A B B A ...) so that drift
- * affects both alike.
+ * fast_ramp_up=1 against 0 in pairs of rounds on the same kernel, the
+ * order flipping from pair to pair (A B B A ...) so that drift affects
+ * both alike.
  *
  * A round has two parts: the wait for the first raise, until the
  * spinner's utilization asks for more than the lowest frequency, and the
@@ -351,45 +351,61 @@ static double median_double(double *v, int n)
  * and the whole time to the maximum are logged, not checked.
  *
  * Measured in the 4-CPU guests of scripts/vm on a quiet 2-core host,
- * 2026-12-02, the series as it is, both rate limits at 1000 us, from the
- * "pair" lines this test prints (runs of 16 pairs, from scripts/run and
- * from 'scripts/vm -- ./cpufreq_ramp_freq -t fast_ramp_up_reaches_max_sooner'),
- * the climbs being medians over the pairs:
+ * 2026-12-02, the series as it is, both rate limits at 1000 us, runs of
+ * 16 pairs, the climbs being medians over the pairs:
  *  - sandybridge (policy1, 1600 to 3400 MHz), five runs: climb 8.4 to
  *    10.0 ms with 0, 2.8 to 3.1 ms with 1, median climb ratio 0.32 to
- *    0.37, 1 faster in 15 or 16 of 16 pairs; whole time 0.79 to 0.92;
+ *    0.37;
  *  - hikey960 (policy2, 903 to 2362 MHz), two runs: climb 39.6 and
- *    42.3 ms with 0, 22.8 and 23.8 ms with 1, median climb ratio 0.55 and
- *    0.55 (pairs 0.43 to 0.72, the logarithm's standard deviation 0.12),
- *    16 of 16; whole time 0.76 and 0.76.
- * With fast_ramp_up a no-op both arms are the same program, so the median
- * ratio is 1 give or take the spread of a median of 16 pairs (about
- * 1.25 * 0.12 / 4 = 0.04 in the logarithm on the quiet host, a few times
- * that when the host is busy): 0.75 sits far from both 1 and the largest
- * median seen; the mutant schedutil-fast-ramp-up-noop gave 0.99 and 1.06.
- * The whole time cannot bear a check: this test used to ask its median
- * ratio to be at most 0.93, which one make check did not meet, then at
- * most 1, which three sandybridge runs of 2026-12-04 met with 0.84, 0.77
- * and 0.94, 11 of their 48 pairs above 1.  Were the pairs independent,
- * a median of 16 would cross 1 in 0.4% to 1.6% of runs, and a busier
- * host may make it more (Documentation/data/steady-climb-20261204/,
- * whole-time-odds.py).
- * Nor can the count of pairs won: the test asked for 12 of 16, and a
- * make check of 2026-12-07 on the sandybridge board gave 11, its median
- * climb ratio 0.44; its last pair climbed 9.2 ms with 0 and 10.7 ms with
- * 1.  The median is what fast_ramp_up moves and what a no-op leaves
- * near 1, however the single pairs scatter.
+ *    42.3 ms with 0, 22.8 and 23.8 ms with 1, median climb ratio 0.55.
+ * On the hikey960 the gain comes from the frequency invariance of PELT
+ * alone: the last step, to 2362 MHz, needs the same utilization with or
+ * without the jump, and it grows faster at the higher frequency the jump
+ * gave.  The margin is thinner there, and the host's load eats into it:
+ * on 2026-12-07 three quiet runs gave 0.65, 0.56 and 0.62, two runs
+ * beside a busy loop on the host 0.67 and 0.58, and one make check on a
+ * busy host 0.81, over the bound, where single rounds had their first
+ * raise at once or went from the lowest frequency to the highest in one
+ * step (Documentation/data/ramp-climb-20261207/, climb-stats.py).  So
+ * where the first RAMP_PAIRS pairs miss the bound, RAMP_PAIRS more are
+ * taken and the median of all of them judged: a busy stretch of the host
+ * spoils fewer of 32.
+ *
+ * With fast_ramp_up a no-op both arms are the same program, so the
+ * median ratio is 1 give or take the spread of a median of 16 pairs
+ * (1.25 * sqrt(2) * s / 4 in the logarithm, s the spread of one arm's
+ * logarithms: 0.04 to 0.11 in the quiet runs, 0.08 to 0.25 beside the
+ * busy loop, where single rounds went astray): 0.75 sits 2.6 quiet-host
+ * deviations below 1 at the worst, and the 16 more pairs that a no-op
+ * always takes shrink them by 1.4.  The mutant
+ * schedutil-fast-ramp-up-noop gave 0.99, 1.06 and 1.01 over 16 pairs,
+ * and with the 16 more 1.15 over the first 16, 1.01 over all 32.
+ * The whole time cannot bear a check: asked to be at most 0.93, then at
+ * most 1, its median ratio failed one make check and crossed 1 in 11 of
+ * 48 sandybridge pairs (Documentation/data/steady-climb-20261204/,
+ * whole-time-odds.py).  Nor can the count of pairs won: a make check of
+ * 2026-12-07 on the sandybridge board gave 11 of 16 with a median ratio
+ * of 0.44.
  */
 #define RAMP_PAIRS		16
 #define RAMP_MAX_CLIMB_RATIO	0.75
 
-TEST_F_TIMEOUT(ramp, fast_ramp_up_reaches_max_sooner, 150)
+TEST_F_TIMEOUT(ramp, fast_ramp_up_reaches_max_sooner, 240)
 {
 	long long t[2], first[2];
-	double climb[RAMP_PAIRS], whole[RAMP_PAIRS], med_climb, med_whole;
+	double climb[2 * RAMP_PAIRS], whole[2 * RAMP_PAIRS], med_climb, med_whole;
+	double sorted[2 * RAMP_PAIRS];
 	int i, j, wins = 0;
 
-	for (i = 0; i < RAMP_PAIRS; i++) {
+	for (i = 0; i < 2 * RAMP_PAIRS; i++) {
+		if (i == RAMP_PAIRS) {
+			memcpy(sorted, climb, i * sizeof(*sorted));
+			med_climb = median_double(sorted, i);
+			if (med_climb <= RAMP_MAX_CLIMB_RATIO)
+				break;
+			TH_LOG("median climb ratio %.2f over %d pairs, at most %.2f wanted: %d pairs more",
+			       med_climb, i, RAMP_MAX_CLIMB_RATIO, RAMP_PAIRS);
+		}
 		for (j = 0; j < 2; j++) {
 			int use_fast = (i + j) % 2;
 
@@ -405,10 +421,10 @@ TEST_F_TIMEOUT(ramp, fast_ramp_up_reaches_max_sooner, 150)
 		       i, self->hi, t[0], first[0], t[1], first[1], climb[i],
 		       whole[i]);
 	}
-	med_climb = median_double(climb, RAMP_PAIRS);
-	med_whole = median_double(whole, RAMP_PAIRS);
-	TH_LOG("median climb ratio %.2f (at most %.2f wanted); fast_ramp_up=1 climbed faster in %d of %d pairs, median whole-time ratio %.2f (neither checked)",
-	       med_climb, RAMP_MAX_CLIMB_RATIO, wins, RAMP_PAIRS, med_whole);
+	med_climb = median_double(climb, i);
+	med_whole = median_double(whole, i);
+	TH_LOG("median climb ratio %.2f over %d pairs (at most %.2f wanted); fast_ramp_up=1 climbed faster in %d of %d pairs, median whole-time ratio %.2f (neither checked)",
+	       med_climb, i, RAMP_MAX_CLIMB_RATIO, wins, i, med_whole);
 	EXPECT_LE(med_climb, RAMP_MAX_CLIMB_RATIO)
 		TH_LOG("fast_ramp_up=1 did not climb to the maximum fast enough");
 }
