@@ -6,40 +6,46 @@
  * frequency the driver reports.  With speed emulation, a CPU that runs
  * anything but its idle task loses the fraction 1 - speed of its time,
  * where speed is capacity_orig / 1024 * cur / max of its policy
- * (emu_cpu_speed()): a per-CPU hrtimer expires after speed * period and
- * queues a hard irq_work on its CPU, which spins in hard-IRQ context for
- * the rest of the period, and longer when the interrupt came late.
+ * (emu_cpu_speed()): a per-CPU hrtimer in soft-IRQ mode expires after
+ * speed * period, and its callback, in softirq context, spins for the
+ * rest of the period, and longer when it came late.
  *
- * The spin is not in the timer's callback: hrtimer_interrupt() runs only
- * the timers that expired before it started, then retries while the next
- * expiry is already past.  A tick that fell due during a spin, and took
- * longer than a share to run, let the re-armed timer expire within the
- * same interrupt, which spun again: after three such retries the kernel
- * gives up (nr_hangs in /proc/timer_list; the first one of a boot prints
- * "hrtimer: interrupt took N ns") and throttles every hrtimer of the CPU
- * for that long.  From the irq_work, the spin ends before the tick's
- * interrupt starts, and the timer is re-armed after the spin.  On x86
- * the irq_work's interrupt may come while the timer's interrupt runs its
- * softirqs: a spin then uses up their time budget, and more of them go
- * to ksoftirqd.
+ * Softirq context, with interrupts on: a slow CPU of the silicon
+ * computes slowly but answers an interrupt within microseconds, and so
+ * must this one.  An IPI (a wake-up, a function call, a TLB flush) or a
+ * timer interrupt that comes during a spin runs at once, and the spin
+ * goes on after it; only what waits for the softirq to end (a context
+ * switch, other softirqs) waits for the spin.  The spin used to run in
+ * hard-IRQ context, from an irq_work, which kept such interrupts waiting
+ * for up to a period: the 90th percentile of an IPI's round trip to a
+ * hikey960 LITTLE at its lowest OPP was 1.06 to 1.12 ms, and is 32 to
+ * 46 us with the spin in the softirq (selftests/boards/speed_test's
+ * ipi_answered_at_lowest_opp; Documentation/data/ipi-roundtrip-20261207/).
+ * A soft timer's callback does not run in hrtimer_interrupt(), so a spin
+ * there cannot make that interrupt find its timers expired again and
+ * give up ("hrtimer: interrupt took N ns"), which is what a spin in a
+ * hard timer's callback did.
  *
- * Hard-IRQ context makes the lost time look like a slower CPU to the
- * scheduler and like nothing else.  Without CONFIG_IRQ_TIME_ACCOUNTING
- * the time is charged to the interrupted task: its runtime, its PELT
- * running time and rq_clock_task() all include it, and no RT, DL or IRQ
- * average grows, so the capacity the scheduler computes is untouched.
- * With IRQ time accounting the spin would be taken from the task and
- * show as IRQ pressure, so that kernel is refused.  A spinning RT kthread
- * would show as RT pressure, and a stopper as a task that does not run.
+ * Softirqs run on the way out of the interrupt that raised them, in the
+ * context of the task it interrupted, which makes the lost time look
+ * like a slower CPU to the scheduler and like nothing else.  Without
+ * CONFIG_IRQ_TIME_ACCOUNTING the time is charged to the interrupted
+ * task: its runtime, its PELT running time and rq_clock_task() all
+ * include it, and no RT, DL or IRQ average grows, so the capacity the
+ * scheduler computes is untouched.  With IRQ time accounting the spin
+ * would be taken from the task and show as IRQ pressure, so that kernel
+ * is refused.  When softirqs are left to ksoftirqd (after 2 ms of them in
+ * one go), the spin is charged to ksoftirqd instead: the CPU is just as
+ * slow, and a task waits for it as for any other.
  *
  * The timer runs only while the CPU is busy: a sched_switch probe cancels
  * it when the CPU switches to its idle task and starts it when the CPU
  * runs anything else, so that idle CPUs lose nothing and take no
  * interrupts.  The spin reads the speed each period: a frequency
  * change takes effect within one period.  The spin reads the clocksource,
- * so guest time does not drift; the tick and other interrupts of the CPU
- * wait for at most one spin (21/16 of a period at EMU_MIN_SPEED, with
- * the lateness at its cap).
+ * so guest time does not drift; what waits for the end of the softirq (a
+ * context switch, the tick's own softirq work) waits for at most one spin
+ * (21/16 of a period at EMU_MIN_SPEED, with the lateness at its cap).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -47,7 +53,6 @@
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/hrtimer.h>
-#include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
@@ -62,9 +67,8 @@
 
 /**
  * struct emu_speed_cpu - one CPU's speed emulation.
- * @timer:	expires at the end of the period's share that runs
- * @spin:	the rest of the period, queued by @timer
- * @late_ns:	how late @timer's callback ran, for @spin
+ * @timer:	expires at the end of the period's share that runs, and
+ *		spins for the rest of the period
  * @cpu:	the CPU
  * @online:	the timer and its spin may run; written and read on @cpu only
  * @parked:	busy at full speed, so the timer is off: @kick restarts it
@@ -77,8 +81,6 @@
  */
 struct emu_speed_cpu {
 	struct hrtimer timer;
-	struct irq_work spin;
-	u64 late_ns;
 	unsigned int cpu;
 	bool online;
 	bool parked;
@@ -120,59 +122,43 @@ static bool emu_speed_park(struct emu_speed_cpu *s)
 	return false;
 }
 
-/* The share ran: spin for the rest of the period, once the interrupt ends. */
+/*
+ * The share ran: spin for the rest of the period.  In softirq context on
+ * s->cpu, interrupts on: they come in during the spin.  Nothing can
+ * switch the CPU to another task meanwhile; an interrupt that makes one
+ * due (a wake-up) has it happen after the spin, once the softirq ends.
+ */
 static enum hrtimer_restart emu_speed_expired(struct hrtimer *timer)
 {
 	struct emu_speed_cpu *s = container_of(timer, struct emu_speed_cpu, timer);
-	u64 due = ktime_to_ns(hrtimer_get_expires(timer)), now = ktime_get_ns();
-
-	/* An idle CPU loses nothing: the next switch away from idle restarts. */
-	if (READ_ONCE(s->online) && !is_idle_task(current)) {
-		/* The lateness the spin was calibrated on: to here. */
-		s->late_ns = now > due ? now - due : 0;
-		irq_work_queue(&s->spin);
-	}
-	return HRTIMER_NORESTART;
-}
-
-/*
- * In hard-IRQ context on s->cpu, once the timer's interrupt has run its
- * other timers (and on x86 maybe during its softirqs).  A context switch
- * can come in between (kernel preemption on the way out of the
- * interrupt): to another task, which then pays for the share, as a
- * slower CPU would make it; to idle, where nothing is lost.  Meanwhile
- * emu_speed_resume() leaves the timer to this.
- */
-static void emu_speed_spin(struct irq_work *work)
-{
-	struct emu_speed_cpu *s = container_of(work, struct emu_speed_cpu, spin);
+	u64 due = ktime_to_ns(hrtimer_get_expires(timer));
 	u64 run, late, spin, start, now;
 
+	/* An idle CPU loses nothing: the next switch away from idle restarts. */
 	if (!READ_ONCE(s->online) || is_idle_task(current))
-		return;
+		return HRTIMER_NORESTART;
 
 	run = emu_run_ns(s->cpu);
 	if (run >= emu_speed_period_ns) {
-		/* No interrupts at full speed: they would slow it down. */
+		/* No timer at full speed: its interrupts would slow it down. */
 		if (emu_speed_park(s))
-			return;
+			return HRTIMER_NORESTART;
 		run = emu_run_ns(s->cpu);
 	}
 	/*
-	 * Under emulation the interrupt arrives late, and part of the
-	 * lateness is the vCPU computing on before the host tells it (the
-	 * rest is the guest's own interrupt entry): a spin in proportion to
-	 * the share and half the lateness keeps the speed of both boards
-	 * within their noise (all of it suits the hikey960 board, none the
-	 * sandybridge one; Documentation/boards.rst has the data).  A
-	 * lateness beyond a share is the host stopping the vCPU, not time
-	 * run, and counts as one share at most.  When it was run after
-	 * all, the CPU ran faster than its speed: the rest is added up, so
-	 * that a measurement of the speed can tell the host's doing from
-	 * the driver's.
+	 * Under emulation the callback runs late, and part of the lateness
+	 * is the vCPU computing on before the host tells it (the rest is
+	 * the guest's own interrupt entry and the softirq's start): a spin
+	 * in proportion to the share and half the lateness keeps the speed
+	 * of both boards within their noise (Documentation/boards.rst has
+	 * the data).  A lateness beyond a share is the host stopping the
+	 * vCPU, not time run, and counts as one share at most.  When it
+	 * was run after all, the CPU ran faster than its speed: the rest is
+	 * added up, so that a measurement of the speed can tell the host's
+	 * doing from the driver's.
 	 */
 	start = ktime_get_ns();
-	late = s->late_ns;
+	late = start > due ? start - due : 0;
 	if (late > run) {
 		WRITE_ONCE(s->overdue_ns, s->overdue_ns + late - run);
 		late = run;
@@ -185,8 +171,8 @@ static void emu_speed_spin(struct irq_work *work)
 	WRITE_ONCE(s->lost_ns, s->lost_ns + now - start);
 	WRITE_ONCE(s->expired, s->expired + 1);
 	/* The next period starts where the spin ends. */
-	hrtimer_start(&s->timer, ns_to_ktime(now + run),
-		      HRTIMER_MODE_ABS_PINNED_HARD);
+	hrtimer_set_expires(timer, ns_to_ktime(now + run));
+	return HRTIMER_RESTART;
 }
 
 /*
@@ -197,9 +183,12 @@ static void emu_speed_resume(struct emu_speed_cpu *s)
 {
 	u64 run;
 
-	/* A spin that is queued re-arms the timer itself. */
+	/*
+	 * A timer whose callback runs (a kick that came during the spin)
+	 * re-arms itself.
+	 */
 	if (!READ_ONCE(s->online) || hrtimer_is_queued(&s->timer) ||
-	    irq_work_is_pending(&s->spin))
+	    hrtimer_callback_running(&s->timer))
 		return;
 	run = emu_run_ns(s->cpu);
 	if (run >= emu_speed_period_ns && emu_speed_park(s))
@@ -212,7 +201,7 @@ static void emu_speed_resume(struct emu_speed_cpu *s)
 	if (s->run_left_ns && s->run_left_ns < run)
 		run = s->run_left_ns;
 	s->run_left_ns = 0;
-	hrtimer_start(&s->timer, ns_to_ktime(run), HRTIMER_MODE_REL_PINNED_HARD);
+	hrtimer_start(&s->timer, ns_to_ktime(run), HRTIMER_MODE_REL_PINNED_SOFT);
 }
 
 /* Called with the rq lock held and interrupts off, on the switching CPU. */
@@ -295,15 +284,13 @@ static int emu_speed_offline(unsigned int cpu)
 {
 	struct emu_speed_cpu *s = per_cpu_ptr(&emu_speed_cpus, cpu);
 
-	/* Before the cancel: a switch in between must not start it again. */
+	/*
+	 * Before the cancel: a switch in between must not start it again.
+	 * The cancel waits for a callback that runs, which may have re-armed
+	 * the timer, and takes the timer off again.
+	 */
 	WRITE_ONCE(s->online, false);
 	hrtimer_cancel(&s->timer);
-	/*
-	 * A spin that ran before @online was cleared re-armed the timer,
-	 * which the cancel took; one that runs later does nothing.  The
-	 * sync makes sure of it.
-	 */
-	irq_work_sync(&s->spin);
 	WRITE_ONCE(s->parked, false);
 	return 0;
 }
@@ -337,8 +324,7 @@ static void emu_find_sched_switch(struct tracepoint *tp, void *priv)
  * emu_speed_start() - start the speed emulation of every online CPU.
  * @period_us:	the period, in microseconds
  *
- * Return: 0, -EINVAL on a kernel with IRQ time accounting or without an
- * irq_work interrupt, or the error
+ * Return: 0, -EINVAL on a kernel with IRQ time accounting, or the error
  * of attaching to sched_switch or of the CPU hotplug state.
  */
 int emu_speed_start(unsigned int period_us)
@@ -354,18 +340,13 @@ int emu_speed_start(unsigned int period_us)
 		pr_err("emulate_speed: this kernel has CONFIG_IRQ_TIME_ACCOUNTING, which would show the emulated slowness as IRQ pressure; build it without\n");
 		return -EINVAL;
 	}
-	if (!arch_irq_work_has_interrupt()) {
-		pr_err("emulate_speed: no interrupt for irq_work on this machine: the spins would wait for the tick\n");
-		return -EINVAL;
-	}
 	emu_speed_period_ns = (u64)period_us * NSEC_PER_USEC;
 	for_each_possible_cpu(cpu) {
 		struct emu_speed_cpu *s = per_cpu_ptr(&emu_speed_cpus, cpu);
 
 		hrtimer_init(&s->timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_HARD);
+			     HRTIMER_MODE_REL_PINNED_SOFT);
 		s->timer.function = emu_speed_expired;
-		s->spin = IRQ_WORK_INIT_HARD(emu_speed_spin);
 		s->cpu = cpu;
 		s->online = false;
 		s->parked = false;
