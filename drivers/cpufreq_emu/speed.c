@@ -34,9 +34,13 @@
  * include it, and no RT, DL or IRQ average grows, so the capacity the
  * scheduler computes is untouched.  With IRQ time accounting the spin
  * would be taken from the task and show as IRQ pressure, so that kernel
- * is refused.  When softirqs are left to ksoftirqd (after 2 ms of them in
- * one go), the spin is charged to ksoftirqd instead: the CPU is just as
- * slow, and a task waits for it as for any other.
+ * is refused.  When the softirq code leaves the rest of its work to
+ * ksoftirqd (when a reschedule is due, after a jiffy of it or after ten
+ * rounds), a spin that runs there is charged to ksoftirqd instead: the
+ * CPU is just as slow, but ksoftirqd shows as a task that runs.  With
+ * PREEMPT_RT every softirq runs in a thread, where the spin could be
+ * preempted and would be a task of its own: that kernel is refused too
+ * (threadirqs on the command line does the same, and is not checked).
  *
  * The timer runs only while the CPU is busy: a sched_switch probe cancels
  * it when the CPU switches to its idle task and starts it when the CPU
@@ -72,6 +76,9 @@
  * @cpu:	the CPU
  * @online:	the timer and its spin may run; written and read on @cpu only
  * @parked:	busy at full speed, so the timer is off: @kick restarts it
+ * @cb_parked:	the running callback parked the CPU and will not re-arm
+ *		the timer, so emu_speed_resume() may; written on @cpu
+ *		with interrupts off
  * @run_left_ns: what was left of the share to run when the CPU went idle
  * @kick:	restarts the timer on @cpu after a frequency change
  * @kick_pending: @kick is queued; cleared by @cpu when it ran
@@ -84,6 +91,7 @@ struct emu_speed_cpu {
 	unsigned int cpu;
 	bool online;
 	bool parked;
+	bool cb_parked;
 	u64 run_left_ns;
 	call_single_data_t kick;
 	atomic_t kick_pending;
@@ -140,8 +148,19 @@ static enum hrtimer_restart emu_speed_expired(struct hrtimer *timer)
 
 	run = emu_run_ns(s->cpu);
 	if (run >= emu_speed_period_ns) {
-		/* No timer at full speed: its interrupts would slow it down. */
-		if (emu_speed_park(s))
+		bool parked;
+
+		/*
+		 * No timer at full speed: its interrupts would slow it down.
+		 * A kick for a slowdown that the park missed can come before
+		 * this returns: with @cb_parked set in the same stretch with
+		 * interrupts off, it starts the timer itself.
+		 */
+		local_irq_disable();
+		parked = emu_speed_park(s);
+		WRITE_ONCE(s->cb_parked, parked);
+		local_irq_enable();
+		if (parked)
 			return HRTIMER_NORESTART;
 		run = emu_run_ns(s->cpu);
 	}
@@ -170,7 +189,11 @@ static enum hrtimer_restart emu_speed_expired(struct hrtimer *timer)
 	} while (now < start + spin);
 	WRITE_ONCE(s->lost_ns, s->lost_ns + now - start);
 	WRITE_ONCE(s->expired, s->expired + 1);
-	/* The next period starts where the spin ends. */
+	/*
+	 * The next period starts where the spin ends.  Nothing started the
+	 * timer meanwhile: emu_speed_resume() leaves a timer whose
+	 * callback runs to it, unless the callback parked.
+	 */
 	hrtimer_set_expires(timer, ns_to_ktime(now + run));
 	return HRTIMER_RESTART;
 }
@@ -185,10 +208,11 @@ static void emu_speed_resume(struct emu_speed_cpu *s)
 
 	/*
 	 * A timer whose callback runs (a kick that came during the spin)
-	 * re-arms itself.
+	 * re-arms itself, unless the callback parked the CPU: then it is
+	 * done with the timer, which may be started again under it.
 	 */
 	if (!READ_ONCE(s->online) || hrtimer_is_queued(&s->timer) ||
-	    hrtimer_callback_running(&s->timer))
+	    (hrtimer_callback_running(&s->timer) && !READ_ONCE(s->cb_parked)))
 		return;
 	run = emu_run_ns(s->cpu);
 	if (run >= emu_speed_period_ns && emu_speed_park(s))
@@ -201,6 +225,8 @@ static void emu_speed_resume(struct emu_speed_cpu *s)
 	if (s->run_left_ns && s->run_left_ns < run)
 		run = s->run_left_ns;
 	s->run_left_ns = 0;
+	/* Until the next callback parks again. */
+	WRITE_ONCE(s->cb_parked, false);
 	hrtimer_start(&s->timer, ns_to_ktime(run), HRTIMER_MODE_REL_PINNED_SOFT);
 }
 
@@ -324,7 +350,8 @@ static void emu_find_sched_switch(struct tracepoint *tp, void *priv)
  * emu_speed_start() - start the speed emulation of every online CPU.
  * @period_us:	the period, in microseconds
  *
- * Return: 0, -EINVAL on a kernel with IRQ time accounting, or the error
+ * Return: 0, -EINVAL on a kernel with IRQ time accounting or PREEMPT_RT,
+ * or the error
  * of attaching to sched_switch or of the CPU hotplug state.
  */
 int emu_speed_start(unsigned int period_us)
@@ -340,6 +367,10 @@ int emu_speed_start(unsigned int period_us)
 		pr_err("emulate_speed: this kernel has CONFIG_IRQ_TIME_ACCOUNTING, which would show the emulated slowness as IRQ pressure; build it without\n");
 		return -EINVAL;
 	}
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		pr_err("emulate_speed: this kernel has CONFIG_PREEMPT_RT, which runs softirqs in threads, where the spins would show as tasks; build it without\n");
+		return -EINVAL;
+	}
 	emu_speed_period_ns = (u64)period_us * NSEC_PER_USEC;
 	for_each_possible_cpu(cpu) {
 		struct emu_speed_cpu *s = per_cpu_ptr(&emu_speed_cpus, cpu);
@@ -350,6 +381,7 @@ int emu_speed_start(unsigned int period_us)
 		s->cpu = cpu;
 		s->online = false;
 		s->parked = false;
+		s->cb_parked = false;
 		s->run_left_ns = 0;
 		INIT_CSD(&s->kick, emu_speed_kick, s);
 		atomic_set(&s->kick_pending, 0);
