@@ -15,8 +15,11 @@
  *
  *	cpu=2 from=0 samples=1000 mean_ns=... p50_ns=... p90_ns=... p99_ns=... max_ns=...
  *
- * The writer must stay off CPU (pin it elsewhere): a round trip that
- * would start on CPU itself is refused with EINVAL.  This is the cost an
+ * The writer must stay on one CPU other than CPU (pin it there): a round
+ * trip that would start on CPU itself, or on another CPU than the first
+ * one, fails the write with EINVAL.  The percentiles are nearest-rank:
+ * p90 of 2000 round trips is the 1800th shortest.  A fatal signal stops
+ * a measurement (EINTR).  This is the cost an
  * IPI-driven wake-up, a remote TLB flush or an smp_call_function() pays
  * on the way to a busy CPU, which the speed emulation of cpufreq_emu
  * must not stretch the way it stretches the CPU's computing.
@@ -33,6 +36,7 @@
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -71,6 +75,12 @@ static int ipi_rt_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The index of the @pct-th percentile of @n sorted values, nearest-rank. */
+static unsigned int ipi_rt_rank(unsigned int n, unsigned int pct)
+{
+	return DIV_ROUND_UP(n * pct, 100) - 1;
+}
+
 /* @samples round trips to @cpu; the percentiles into @res. */
 static int ipi_rt_measure(unsigned int cpu, unsigned int samples,
 			  struct ipi_rt_result *res)
@@ -100,6 +110,10 @@ static int ipi_rt_measure(unsigned int cpu, unsigned int samples,
 		sum += t[i];
 		if (ret)
 			break;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
 		cond_resched();
 		udelay(get_random_u32_below(IPI_RT_GAP_US));
 	}
@@ -108,9 +122,9 @@ static int ipi_rt_measure(unsigned int cpu, unsigned int samples,
 		res->cpu = cpu;
 		res->samples = samples;
 		res->mean_ns = div_u64(sum, samples);
-		res->p50_ns = t[samples / 2];
-		res->p90_ns = t[(u64)samples * 90 / 100];
-		res->p99_ns = t[(u64)samples * 99 / 100];
+		res->p50_ns = t[ipi_rt_rank(samples, 50)];
+		res->p90_ns = t[ipi_rt_rank(samples, 90)];
+		res->p99_ns = t[ipi_rt_rank(samples, 99)];
 		res->max_ns = t[samples - 1];
 	}
 	kvfree(t);
@@ -140,7 +154,8 @@ static ssize_t ipi_rt_write(struct file *file, const char __user *ubuf,
 	    samples > IPI_RT_SAMPLES_MAX)
 		return -EINVAL;
 
-	mutex_lock(&ipi_rt_lock);
+	if (mutex_lock_interruptible(&ipi_rt_lock))
+		return -EINTR;
 	ret = ipi_rt_measure(cpu, samples, &res);
 	if (!ret) {
 		ipi_rt_last = res;
