@@ -25,7 +25,8 @@
  *    needs THERMAL_OF.
  *
  * With emulate_speed=1 the CPUs also compute at the speed their capacity
- * and frequency say, by losing time in softirq context (speed.c).
+ * and frequency say, by losing time in hard-IRQ context, in pieces
+ * between which interrupts are answered (speed.c).
  *
  * A hardware cap can be told to the scheduler through debugfs (hw_cap.c).
  *
@@ -80,7 +81,7 @@ MODULE_PARM_DESC(fast_switch,
 static bool emulate_speed;
 module_param(emulate_speed, bool, 0444);
 MODULE_PARM_DESC(emulate_speed,
-		 "Make each busy CPU compute at capacity/1024 * cur/max of its policy by spinning in softirq context (default: off, every CPU runs as fast as the host lets it)");
+		 "Make each busy CPU compute at capacity/1024 * cur/max of its policy by spinning in hard-IRQ context (default: off, every CPU runs as fast as the host lets it)");
 
 static unsigned int speed_period_us = EMU_SPEED_PERIOD_US_MAX;
 module_param(speed_period_us, uint, 0444);

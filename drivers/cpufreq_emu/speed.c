@@ -6,50 +6,57 @@
  * frequency the driver reports.  With speed emulation, a CPU that runs
  * anything but its idle task loses the fraction 1 - speed of its time,
  * where speed is capacity_orig / 1024 * cur / max of its policy
- * (emu_cpu_speed()): a per-CPU hrtimer in soft-IRQ mode expires after
- * speed * period, and its callback, in softirq context, spins for the
- * rest of the period, and longer when it came late.
+ * (emu_cpu_speed()): a per-CPU hrtimer expires after speed * period and
+ * queues a hard irq_work on its CPU, which spins in hard-IRQ context for
+ * the rest of the period, and longer when the interrupt came late.
  *
- * Softirq context, with interrupts on: a slow CPU of the silicon
- * computes slowly but answers an interrupt within microseconds, and so
- * must this one.  An IPI (a wake-up, a function call, a TLB flush) or a
- * timer interrupt that comes during a spin runs at once, and the spin
- * goes on after it; only what waits for the softirq to end (a context
- * switch, other softirqs) waits for the spin.  The spin used to run in
- * hard-IRQ context, from an irq_work, which kept such interrupts waiting
- * for up to a period: the 90th percentile of an IPI's round trip to a
- * hikey960 LITTLE at its lowest OPP was 1.06 to 1.12 ms, and is 32 to
- * 46 us with the spin in the softirq (selftests/boards/speed_test's
- * ipi_answered_at_lowest_opp; Documentation/data/ipi-roundtrip-20261207/).
- * A soft timer's callback does not run in hrtimer_interrupt(), so a spin
- * there cannot make that interrupt find its timers expired again and
- * give up ("hrtimer: interrupt took N ns"), which is what a spin in a
- * hard timer's callback did.
+ * The spin is taken in pieces of at most EMU_SPIN_PIECE_NS: each piece
+ * queues the irq_work again, and the interrupts that came meanwhile run
+ * between two pieces.  A slow CPU of the silicon computes slowly but
+ * answers an interrupt within microseconds, and so must this one: an
+ * IPI (a wake-up, a function call, a TLB flush) that waited for the
+ * whole spin waited up to a period, and the 90th percentile of IPI round
+ * trips to a hikey960 LITTLE at its lowest OPP was 1.06 to 1.12 ms
+ * (selftests/boards/speed_test's ipi_answered_at_lowest_opp,
+ * Documentation/data/ipi-roundtrip-20261207/).  The IPIs come first: on
+ * x86 their vectors rank above the irq_work's, on arm64 their SGIs are
+ * numbered below it.  The timer's own interrupt, which ranks below the
+ * irq_work's on both, still waits for the whole spin.  Softirq context,
+ * where interrupts are on anyway, was tried: the spins there used up the
+ * softirqs' time budget and woke ksoftirqd again and again, an uncapped
+ * task that made EAS see the root domain overutilized (sched_steal's
+ * steal_capacity, hikey960 board).
  *
- * Softirqs run on the way out of the interrupt that raised them, in the
- * context of the task it interrupted, which makes the lost time look
- * like a slower CPU to the scheduler and like nothing else.  Without
- * CONFIG_IRQ_TIME_ACCOUNTING the time is charged to the interrupted
- * task: its runtime, its PELT running time and rq_clock_task() all
- * include it, and no RT, DL or IRQ average grows, so the capacity the
- * scheduler computes is untouched.  With IRQ time accounting the spin
- * would be taken from the task and show as IRQ pressure, so that kernel
- * is refused.  When the softirq code leaves the rest of its work to
- * ksoftirqd (when a reschedule is due, after a jiffy of it or after ten
- * rounds), a spin that runs there is charged to ksoftirqd instead: the
- * CPU is just as slow, but ksoftirqd shows as a task that runs.  With
- * PREEMPT_RT every softirq runs in a thread, where the spin could be
- * preempted and would be a task of its own: that kernel is refused too
- * (threadirqs on the command line does the same, and is not checked).
+ * The spin is not in the timer's callback: hrtimer_interrupt() runs only
+ * the timers that expired before it started, then retries while the next
+ * expiry is already past.  A tick that fell due during a spin, and took
+ * longer than a share to run, let the re-armed timer expire within the
+ * same interrupt, which spun again: after three such retries the kernel
+ * gives up (nr_hangs in /proc/timer_list; the first one of a boot prints
+ * "hrtimer: interrupt took N ns") and throttles every hrtimer of the CPU
+ * for that long.  From the irq_work, the spin ends before the tick's
+ * interrupt starts, and the timer is re-armed after the spin.  On x86
+ * the irq_work's interrupt may come while the timer's interrupt runs its
+ * softirqs: a spin then uses up their time budget, and more of them go
+ * to ksoftirqd.
+ *
+ * Hard-IRQ context makes the lost time look like a slower CPU to the
+ * scheduler and like nothing else.  Without CONFIG_IRQ_TIME_ACCOUNTING
+ * the time is charged to the interrupted task: its runtime, its PELT
+ * running time and rq_clock_task() all include it, and no RT, DL or IRQ
+ * average grows, so the capacity the scheduler computes is untouched.
+ * With IRQ time accounting the spin would be taken from the task and
+ * show as IRQ pressure, so that kernel is refused.  A spinning RT kthread
+ * would show as RT pressure, and a stopper as a task that does not run.
  *
  * The timer runs only while the CPU is busy: a sched_switch probe cancels
  * it when the CPU switches to its idle task and starts it when the CPU
  * runs anything else, so that idle CPUs lose nothing and take no
  * interrupts.  The spin reads the speed each period: a frequency
  * change takes effect within one period.  The spin reads the clocksource,
- * so guest time does not drift; what waits for the end of the softirq (a
- * context switch, the tick's own softirq work) waits for at most one spin
- * (21/16 of a period at EMU_MIN_SPEED, with the lateness at its cap).
+ * so guest time does not drift; the tick and other interrupts of the CPU
+ * wait for at most one spin (21/16 of a period at EMU_MIN_SPEED, with
+ * the lateness at its cap).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -57,6 +64,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
@@ -71,14 +79,15 @@
 
 /**
  * struct emu_speed_cpu - one CPU's speed emulation.
- * @timer:	expires at the end of the period's share that runs, and
- *		spins for the rest of the period
+ * @timer:	expires at the end of the period's share that runs
+ * @spin:	the rest of the period, queued by @timer
+ * @late_ns:	how late @timer's callback ran, for @spin
+ * @spin_start:	when the spin under way began, 0 when none is
+ * @spin_end:	when it is to end
+ * @spin_run:	the share to run after it
  * @cpu:	the CPU
  * @online:	the timer and its spin may run; written and read on @cpu only
  * @parked:	busy at full speed, so the timer is off: @kick restarts it
- * @cb_parked:	the running callback parked the CPU and will not re-arm
- *		the timer, so emu_speed_resume() may; written on @cpu
- *		with interrupts off
  * @run_left_ns: what was left of the share to run when the CPU went idle
  * @kick:	restarts the timer on @cpu after a frequency change
  * @kick_pending: @kick is queued; cleared by @cpu when it ran
@@ -88,10 +97,14 @@
  */
 struct emu_speed_cpu {
 	struct hrtimer timer;
+	struct irq_work spin;
+	u64 late_ns;
+	u64 spin_start;
+	u64 spin_end;
+	u64 spin_run;
 	unsigned int cpu;
 	bool online;
 	bool parked;
-	bool cb_parked;
 	u64 run_left_ns;
 	call_single_data_t kick;
 	atomic_t kick_pending;
@@ -99,6 +112,12 @@ struct emu_speed_cpu {
 	unsigned long expired;
 	u64 overdue_ns;
 };
+
+/*
+ * The longest stretch of a spin with interrupts off: an IPI that comes
+ * during a spin waits at most about this long.
+ */
+#define EMU_SPIN_PIECE_NS	(10 * NSEC_PER_USEC)
 
 static DEFINE_PER_CPU(struct emu_speed_cpu, emu_speed_cpus);
 static u64 emu_speed_period_ns;
@@ -130,72 +149,96 @@ static bool emu_speed_park(struct emu_speed_cpu *s)
 	return false;
 }
 
-/*
- * The share ran: spin for the rest of the period.  In softirq context on
- * s->cpu, interrupts on: they come in during the spin.  Nothing can
- * switch the CPU to another task meanwhile; an interrupt that makes one
- * due (a wake-up) has it happen after the spin, once the softirq ends.
- */
+/* The share ran: spin for the rest of the period, once the interrupt ends. */
 static enum hrtimer_restart emu_speed_expired(struct hrtimer *timer)
 {
 	struct emu_speed_cpu *s = container_of(timer, struct emu_speed_cpu, timer);
-	u64 due = ktime_to_ns(hrtimer_get_expires(timer));
-	u64 run, late, spin, start, now;
+	u64 due = ktime_to_ns(hrtimer_get_expires(timer)), now = ktime_get_ns();
 
 	/* An idle CPU loses nothing: the next switch away from idle restarts. */
-	if (!READ_ONCE(s->online) || is_idle_task(current))
-		return HRTIMER_NORESTART;
+	if (READ_ONCE(s->online) && !is_idle_task(current)) {
+		/* The lateness the spin was calibrated on: to here. */
+		s->late_ns = now > due ? now - due : 0;
+		irq_work_queue(&s->spin);
+	}
+	return HRTIMER_NORESTART;
+}
 
-	run = emu_run_ns(s->cpu);
-	if (run >= emu_speed_period_ns) {
-		bool parked;
+/*
+ * In hard-IRQ context on s->cpu, once the timer's interrupt has run its
+ * other timers (and on x86 maybe during its softirqs), then once per
+ * piece of the spin.  A context switch can come in between (kernel
+ * preemption on the way out of an interrupt): to another task, which
+ * then pays for the rest, as a slower CPU would make it; to idle, where
+ * nothing more is lost.  Meanwhile emu_speed_resume() leaves the timer
+ * to this.
+ */
+static void emu_speed_spin(struct irq_work *work)
+{
+	struct emu_speed_cpu *s = container_of(work, struct emu_speed_cpu, spin);
+	u64 run, late, spin, start, now;
 
-		/*
-		 * No timer at full speed: its interrupts would slow it down.
-		 * A kick for a slowdown that the park missed can come before
-		 * this returns: with @cb_parked set in the same stretch with
-		 * interrupts off, it starts the timer itself.
-		 */
-		local_irq_disable();
-		parked = emu_speed_park(s);
-		WRITE_ONCE(s->cb_parked, parked);
-		local_irq_enable();
-		if (parked)
-			return HRTIMER_NORESTART;
+	if (!READ_ONCE(s->online) || is_idle_task(current)) {
+		/* What was spun so far was lost all the same. */
+		if (s->spin_start) {
+			now = ktime_get_ns();
+			WRITE_ONCE(s->lost_ns, s->lost_ns + now - s->spin_start);
+			s->spin_start = 0;
+		}
+		return;
+	}
+
+	if (!s->spin_start) {
 		run = emu_run_ns(s->cpu);
+		if (run >= emu_speed_period_ns) {
+			/* No interrupts at full speed: they would slow it down. */
+			if (emu_speed_park(s))
+				return;
+			run = emu_run_ns(s->cpu);
+		}
+		/*
+		 * Under emulation the interrupt arrives late, and part of the
+		 * lateness is the vCPU computing on before the host tells it
+		 * (the rest is the guest's own interrupt entry): a spin in
+		 * proportion to the share and half the lateness keeps the
+		 * speed of both boards within their noise (all of it suits
+		 * the hikey960 board, none the sandybridge one;
+		 * Documentation/boards.rst has the data).  A lateness beyond
+		 * a share is the host stopping the vCPU, not time run, and
+		 * counts as one share at most.  When it was run after all,
+		 * the CPU ran faster than its speed: the rest is added up, so
+		 * that a measurement of the speed can tell the host's doing
+		 * from the driver's.
+		 */
+		start = ktime_get_ns();
+		late = s->late_ns;
+		if (late > run) {
+			WRITE_ONCE(s->overdue_ns, s->overdue_ns + late - run);
+			late = run;
+		}
+		spin = div64_u64((run + late / 2) * (emu_speed_period_ns - run), run);
+		s->spin_start = start;
+		s->spin_end = start + spin;
+		s->spin_run = run;
 	}
-	/*
-	 * Under emulation the callback runs late, and part of the lateness
-	 * is the vCPU computing on before the host tells it (the rest is
-	 * the guest's own interrupt entry and the softirq's start): a spin
-	 * in proportion to the share and half the lateness keeps the speed
-	 * of both boards within their noise (Documentation/boards.rst has
-	 * the data).  A lateness beyond a share is the host stopping the
-	 * vCPU, not time run, and counts as one share at most.  When it
-	 * was run after all, the CPU ran faster than its speed: the rest is
-	 * added up, so that a measurement of the speed can tell the host's
-	 * doing from the driver's.
-	 */
-	start = ktime_get_ns();
-	late = start > due ? start - due : 0;
-	if (late > run) {
-		WRITE_ONCE(s->overdue_ns, s->overdue_ns + late - run);
-		late = run;
-	}
-	spin = div64_u64((run + late / 2) * (emu_speed_period_ns - run), run);
-	do {
+
+	/* One piece, then the interrupts that came in. */
+	now = ktime_get_ns();
+	spin = min(s->spin_end, now + EMU_SPIN_PIECE_NS);
+	while (now < spin) {
 		cpu_relax();
 		now = ktime_get_ns();
-	} while (now < start + spin);
-	WRITE_ONCE(s->lost_ns, s->lost_ns + now - start);
+	}
+	if (now < s->spin_end) {
+		irq_work_queue(&s->spin);
+		return;
+	}
+	WRITE_ONCE(s->lost_ns, s->lost_ns + now - s->spin_start);
 	WRITE_ONCE(s->expired, s->expired + 1);
-	/*
-	 * The next period starts where the spin ends.  Nothing started the
-	 * timer meanwhile: emu_speed_resume() leaves a timer whose
-	 * callback runs to it, unless the callback parked.
-	 */
-	hrtimer_set_expires(timer, ns_to_ktime(now + run));
-	return HRTIMER_RESTART;
+	s->spin_start = 0;
+	/* The next period starts where the spin ends. */
+	hrtimer_start(&s->timer, ns_to_ktime(now + s->spin_run),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
 /*
@@ -206,13 +249,9 @@ static void emu_speed_resume(struct emu_speed_cpu *s)
 {
 	u64 run;
 
-	/*
-	 * A timer whose callback runs (a kick that came during the spin)
-	 * re-arms itself, unless the callback parked the CPU: then it is
-	 * done with the timer, which may be started again under it.
-	 */
+	/* A spin that is queued re-arms the timer itself. */
 	if (!READ_ONCE(s->online) || hrtimer_is_queued(&s->timer) ||
-	    (hrtimer_callback_running(&s->timer) && !READ_ONCE(s->cb_parked)))
+	    irq_work_is_pending(&s->spin))
 		return;
 	run = emu_run_ns(s->cpu);
 	if (run >= emu_speed_period_ns && emu_speed_park(s))
@@ -225,9 +264,7 @@ static void emu_speed_resume(struct emu_speed_cpu *s)
 	if (s->run_left_ns && s->run_left_ns < run)
 		run = s->run_left_ns;
 	s->run_left_ns = 0;
-	/* Until the next callback parks again. */
-	WRITE_ONCE(s->cb_parked, false);
-	hrtimer_start(&s->timer, ns_to_ktime(run), HRTIMER_MODE_REL_PINNED_SOFT);
+	hrtimer_start(&s->timer, ns_to_ktime(run), HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /* Called with the rq lock held and interrupts off, on the switching CPU. */
@@ -310,13 +347,15 @@ static int emu_speed_offline(unsigned int cpu)
 {
 	struct emu_speed_cpu *s = per_cpu_ptr(&emu_speed_cpus, cpu);
 
-	/*
-	 * Before the cancel: a switch in between must not start it again.
-	 * The cancel waits for a callback that runs, which may have re-armed
-	 * the timer, and takes the timer off again.
-	 */
+	/* Before the cancel: a switch in between must not start it again. */
 	WRITE_ONCE(s->online, false);
 	hrtimer_cancel(&s->timer);
+	/*
+	 * A spin that ran before @online was cleared re-armed the timer,
+	 * which the cancel took; one that runs later does nothing.  The
+	 * sync makes sure of it.
+	 */
+	irq_work_sync(&s->spin);
 	WRITE_ONCE(s->parked, false);
 	return 0;
 }
@@ -350,8 +389,8 @@ static void emu_find_sched_switch(struct tracepoint *tp, void *priv)
  * emu_speed_start() - start the speed emulation of every online CPU.
  * @period_us:	the period, in microseconds
  *
- * Return: 0, -EINVAL on a kernel with IRQ time accounting or PREEMPT_RT,
- * or the error
+ * Return: 0, -EINVAL on a kernel with IRQ time accounting or without an
+ * irq_work interrupt, or the error
  * of attaching to sched_switch or of the CPU hotplug state.
  */
 int emu_speed_start(unsigned int period_us)
@@ -367,8 +406,8 @@ int emu_speed_start(unsigned int period_us)
 		pr_err("emulate_speed: this kernel has CONFIG_IRQ_TIME_ACCOUNTING, which would show the emulated slowness as IRQ pressure; build it without\n");
 		return -EINVAL;
 	}
-	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
-		pr_err("emulate_speed: this kernel has CONFIG_PREEMPT_RT, which runs softirqs in threads, where the spins would show as tasks; build it without\n");
+	if (!arch_irq_work_has_interrupt()) {
+		pr_err("emulate_speed: no interrupt for irq_work on this machine: the spins would wait for the tick\n");
 		return -EINVAL;
 	}
 	emu_speed_period_ns = (u64)period_us * NSEC_PER_USEC;
@@ -376,18 +415,19 @@ int emu_speed_start(unsigned int period_us)
 		struct emu_speed_cpu *s = per_cpu_ptr(&emu_speed_cpus, cpu);
 
 		hrtimer_init(&s->timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_SOFT);
+			     HRTIMER_MODE_REL_PINNED_HARD);
 		s->timer.function = emu_speed_expired;
+		s->spin = IRQ_WORK_INIT_HARD(emu_speed_spin);
 		s->cpu = cpu;
 		s->online = false;
 		s->parked = false;
-		s->cb_parked = false;
 		s->run_left_ns = 0;
 		INIT_CSD(&s->kick, emu_speed_kick, s);
 		atomic_set(&s->kick_pending, 0);
 		s->lost_ns = 0;
 		s->expired = 0;
 		s->overdue_ns = 0;
+		s->spin_start = 0;
 	}
 
 	for_each_kernel_tracepoint(emu_find_sched_switch, NULL);

@@ -822,22 +822,32 @@ TEST_F_TIMEOUT(speed, lowest_opp_short_tasks, 120)
  * function-call IPIs, sent at random moments from a CPU at full speed, to
  * a CPU where a task spins: a reference CPU at full speed, where the
  * emulation takes nothing, then the target, the CPU whose lowest OPP is
- * the slowest, at that OPP.  The target's 90th percentile must be within
- * IPI_P90_EXCESS_NS, 50 us, of the reference's.
+ * the slowest, at that OPP; IPI_TAKES times each, in turn.  The target's
+ * median 90th percentile must be within IPI_P90_EXCESS_NS, 100 us, of
+ * the reference's.
  *
- * Measured 2026-12-07 on a quiet 2-core host, three measurements of
- * 2000 round trips each way (Documentation/data/ipi-roundtrip-20261207/,
- * summary.py): with the spin in hard-IRQ context the target's 90th
- * percentile was 1056 to 1120 us (hikey960, cpu0 at 533 MHz, speed 133)
- * and 515 to 521 us (sandybridge, cpu0 at 1.6 GHz, speed 481), against
- * 21 to 31 us at full speed; with the spin in softirq context 32 to 46
- * and 31 to 34 us, against 23 to 29 and 26 to 27 us.  The 99th
- * percentile is logged, not bounded: QEMU alone puts 153 to 381 us there
- * at full speed, and one hikey960 measurement of the softirq spin 1375 us.
+ * Measured 2026-12-07 on a quiet 2-core host, three measurements of 2000
+ * round trips each way (Documentation/data/ipi-roundtrip-20261207/,
+ * summary.py): with the spin in one piece the target's 90th percentile
+ * was 1056 to 1120 us (hikey960, cpu0 at 533 MHz, speed 133) and 515 to
+ * 521 us (sandybridge, cpu0 at 1.6 GHz, speed 481), against 21 to 31 us
+ * at full speed; with the spin in pieces of 10 us, 52 to 89 and 43 to
+ * 135 us, against 26 to 33 and 23 to 29 us.  Single measurements stray
+ * (the 135), hence the median of three.  The 99th percentile is logged,
+ * not bounded: QEMU alone puts 153 to 471 us there at full speed.
  */
 #define IPI_VIEW		"/sys/kernel/debug/ipi_roundtrip"
 #define IPI_SAMPLES		2000
-#define IPI_P90_EXCESS_NS	50000ULL
+#define IPI_P90_EXCESS_NS	100000ULL
+#define IPI_TAKES		3
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 struct ipi_times {
 	unsigned long long p50_ns, p90_ns, p99_ns;
@@ -883,11 +893,33 @@ static int policy_hold(const struct cpu_info *c, unsigned long khz)
 	       policy_set_max(c->cpu, khz);
 }
 
+/*
+ * Round trips from @from to @to while a task spins on @to: -1 when the
+ * task is gone (it could not pin itself) or the measurement failed.
+ */
+static int ipi_busy_measure(FIXTURE_DATA(speed) *self,
+			    const struct cpu_info *from,
+			    const struct cpu_info *to, struct ipi_times *t)
+{
+	pid_t pid = spin_on(self, to);
+	int ret = -1;
+
+	if (pid <= 0)
+		return -1;
+	usleep(20000);
+	if (!waitpid(pid, NULL, WNOHANG))
+		ret = ipi_measure(from->cpu, to->cpu, t);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	self->nkids--;
+	return ret;
+}
+
 TEST_F_TIMEOUT(speed, ipi_answered_at_lowest_opp, 120)
 {
 	const struct cpu_info *target = &self->cpus[0], *from = NULL, *ref = NULL;
-	struct ipi_times full, low;
-	pid_t pid;
+	struct ipi_times full[IPI_TAKES], low[IPI_TAKES];
+	unsigned long long full_p90[IPI_TAKES], low_p90[IPI_TAKES];
 	int i;
 
 	if (!self->emulated)
@@ -924,29 +956,32 @@ TEST_F_TIMEOUT(speed, ipi_answered_at_lowest_opp, 120)
 
 	self->changed = true;
 	ASSERT_EQ(0, policy_hold(from, from->max_freq));
-	ASSERT_EQ(0, policy_hold(ref, ref->max_freq));
-	ASSERT_LT(0, pid = spin_on(self, ref));
-	usleep(100000);
-	ASSERT_EQ(0, waitpid(pid, NULL, WNOHANG))
-		TH_LOG("the task to spin on cpu%d is gone", ref->cpu);
-	ASSERT_EQ(0, ipi_measure(from->cpu, ref->cpu, &full));
-	kill(self->kids[--self->nkids], SIGKILL);
-	waitpid(self->kids[self->nkids], NULL, 0);
-
-	ASSERT_EQ(0, policy_hold(target, target->freqs[0]));
-	ASSERT_LT(0, pid = spin_on(self, target));
-	usleep(100000);
-	ASSERT_EQ(0, waitpid(pid, NULL, WNOHANG))
-		TH_LOG("the task to spin on cpu%d is gone", target->cpu);
-	ASSERT_EQ((long)target->freqs[0],
-		  cpu_read_ul(target->cpu, "cpufreq/scaling_cur_freq"));
-	ASSERT_EQ(0, ipi_measure(from->cpu, target->cpu, &low));
-	TH_LOG("IPIs from cpu%d, %d round trips each: busy cpu%d at full speed: p50 %llu ns, p90 %llu ns, p99 %llu ns; busy cpu%d at %lu kHz (speed %lu/1024): p50 %llu ns, p90 %llu ns, p99 %llu ns",
-	       from->cpu, IPI_SAMPLES, ref->cpu, full.p50_ns, full.p90_ns,
-	       full.p99_ns, target->cpu, target->freqs[0],
-	       expected_speed(target, target->freqs[0]), low.p50_ns,
-	       low.p90_ns, low.p99_ns);
-	EXPECT_GE(full.p90_ns + IPI_P90_EXCESS_NS, low.p90_ns)
+	/*
+	 * In turn, so that the host's drift touches both alike, and one
+	 * busy CPU at a time besides the sender: a third busy vCPU on a
+	 * 2-core host stretched every round trip to milliseconds.
+	 */
+	for (i = 0; i < IPI_TAKES; i++) {
+		/* Where the target is the reference, this raises it again. */
+		ASSERT_EQ(0, policy_hold(ref, ref->max_freq));
+		ASSERT_EQ(0, ipi_busy_measure(self, from, ref, &full[i]));
+		ASSERT_EQ(0, policy_hold(target, target->freqs[0]));
+		ASSERT_EQ(0, ipi_busy_measure(self, from, target, &low[i]));
+		ASSERT_EQ((long)target->freqs[0],
+			  cpu_read_ul(target->cpu, "cpufreq/scaling_cur_freq"));
+		TH_LOG("IPIs from cpu%d, %d round trips each: busy cpu%d at full speed: p50 %llu ns, p90 %llu ns, p99 %llu ns; busy cpu%d at %lu kHz (speed %lu/1024): p50 %llu ns, p90 %llu ns, p99 %llu ns",
+		       from->cpu, IPI_SAMPLES, ref->cpu, full[i].p50_ns,
+		       full[i].p90_ns, full[i].p99_ns, target->cpu,
+		       target->freqs[0], expected_speed(target, target->freqs[0]),
+		       low[i].p50_ns, low[i].p90_ns, low[i].p99_ns);
+		full_p90[i] = full[i].p90_ns;
+		low_p90[i] = low[i].p90_ns;
+	}
+	qsort(full_p90, IPI_TAKES, sizeof(*full_p90), cmp_ull);
+	qsort(low_p90, IPI_TAKES, sizeof(*low_p90), cmp_ull);
+	TH_LOG("median 90th percentiles: %llu ns at full speed, %llu ns at the lowest OPP (at most %llu ns more wanted)",
+	       full_p90[IPI_TAKES / 2], low_p90[IPI_TAKES / 2], IPI_P90_EXCESS_NS);
+	EXPECT_GE(full_p90[IPI_TAKES / 2] + IPI_P90_EXCESS_NS, low_p90[IPI_TAKES / 2])
 		TH_LOG("a busy CPU at its lowest OPP kept IPIs waiting");
 }
 

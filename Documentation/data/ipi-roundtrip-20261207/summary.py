@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """The ranges of the IPI round trips in this directory's files: for each
-board and driver, the 90th and 99th percentiles of the three
+board and form of the spin, the 90th and 99th percentiles of the three
 measurements at full speed (ref) and at the lowest OPP (low), in us.
 
   ./summary.py > summary.txt
@@ -29,7 +29,8 @@ def us(v):
     return '%d to %d us' % (round(min(v) / 1000), round(max(v) / 1000))
 
 
-for path in sorted(glob.glob('*-*-spin.txt')):
+for path in sorted(glob.glob('hikey960-*.txt') +
+                   glob.glob('sandybridge-*.txt')):
     r = ranges(path)
     print('%s: %s' % (path[:-4], '; '.join(
         '%s p90 %s, p99 %s' % (k, us([a for a, _ in r[k]]),
