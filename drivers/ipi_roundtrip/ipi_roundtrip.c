@@ -178,19 +178,7 @@ static int ipi_rt_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int ipi_rt_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, ipi_rt_show, NULL);
-}
-
-static const struct file_operations ipi_rt_fops = {
-	.owner		= THIS_MODULE,
-	.open		= ipi_rt_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-	.write		= ipi_rt_write,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(ipi_rt);
 
 static int __init ipi_rt_init(void)
 {

@@ -244,15 +244,21 @@ def kselftest_failure_logs(text, last=15):
     return out
 
 
+def _list_lines(text):
+    """(number, line) of each line of a list that is not a comment: '#'
+    lines and blank lines are."""
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.rstrip()
+        if line and not line.startswith('#'):
+            yield n, line
+
+
 def read_expected(text):
     """{id: (status, reason)} of an expected-results list: lines
     'PASS ID' or 'SKIP ID # reason'; '#' lines and blank lines are comments."""
     exp = {}
     order = []
-    for n, line in enumerate(text.splitlines(), 1):
-        line = line.rstrip()
-        if not line or line.startswith('#'):
-            continue
+    for n, line in _list_lines(text):
         m = re.match(r'^(PASS|SKIP) (.+?)(?: # (.*))?$', line)
         if not m:
             raise ValueError('line %d: want "PASS ID" or "SKIP ID # reason", got %r'
@@ -272,10 +278,7 @@ def read_host_skips(text):
     detects (a host too busy to measure on): lines 'ID # reason'; '#'
     lines and blank lines are comments."""
     skips = {}
-    for n, line in enumerate(text.splitlines(), 1):
-        line = line.rstrip()
-        if not line or line.startswith('#'):
-            continue
+    for n, line in _list_lines(text):
         m = re.match(r'^(.+?) # (.+)$', line)
         if not m:
             raise ValueError('line %d: want "ID # reason", got %r' % (n, line))
