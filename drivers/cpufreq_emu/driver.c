@@ -24,6 +24,11 @@
  *    the cooling devices itself, since the generic cpufreq cooling device
  *    needs THERMAL_OF.
  *
+ * Policies that share one clock, as the cores of a Sandy Bridge client
+ * package do, are given with clocks=CPULIST[/CPULIST...]: each policy
+ * keeps its own request (intel_pstate's policies are per CPU too), and
+ * every CPU of the clock runs at the highest frequency requested in it.
+ *
  * With emulate_speed=1 the CPUs also compute at the speed their capacity
  * and frequency say, by losing time in hard-IRQ context, in pieces
  * between which interrupts are answered (speed.c).
@@ -68,6 +73,11 @@ module_param(policies, charp, 0444);
 MODULE_PARM_DESC(policies,
 		 "CPUs sharing a policy with freqs=: CPULIST[/CPULIST...], covering every possible CPU (default: one policy per CPU)");
 
+static char *clocks;
+module_param(clocks, charp, 0444);
+MODULE_PARM_DESC(clocks,
+		 "CPUs whose policies share one clock, running at the highest frequency requested in it: CPULIST[/CPULIST...], whole policies (default: one clock per policy)");
+
 static unsigned int latency_ns = EMU_DEFAULT_LATENCY_NS;
 module_param(latency_ns, uint, 0444);
 MODULE_PARM_DESC(latency_ns,
@@ -101,6 +111,8 @@ MODULE_PARM_DESC(speed_period_us,
  * @cdev_lock:	serialises @cdev_state and @qos updates
  * @qos:	max-frequency request on the policy, owned by @cdev
  * @hw_cap:	hardware cap told to the scheduler in kHz, 0 for none (hw_cap.c)
+ * @clock:	the CPUs of the clock the domain runs on: @cpus, or one of
+ *		emu_clocks when clocks= makes it shared
  */
 struct emu_domain {
 	cpumask_var_t cpus;
@@ -114,12 +126,15 @@ struct emu_domain {
 	struct mutex cdev_lock;		/* protects cdev_state and qos */
 	struct freq_qos_request qos;
 	unsigned int hw_cap;
+	struct cpumask *clock;
 };
 
 static struct emu_domain *emu_domains;
 static unsigned int emu_nr_domains;
 static DEFINE_PER_CPU(struct emu_domain *, emu_domain_of);
 static bool emu_core_cooling;
+static cpumask_var_t *emu_clocks;
+static unsigned int emu_nr_clocks;
 
 /* Cooling device: state 0 is uncapped, state N caps at the N-th OPP from the top. */
 
@@ -278,7 +293,7 @@ static int emu_cpufreq_target_index(struct cpufreq_policy *policy,
 	struct emu_domain *d = policy->driver_data;
 
 	WRITE_ONCE(d->cur, policy->freq_table[index].frequency);
-	emu_speed_changed(d->cpus);
+	emu_speed_changed(d->clock);
 	return 0;
 }
 
@@ -291,8 +306,29 @@ static unsigned int emu_cpufreq_fast_switch(struct cpufreq_policy *policy,
 	/* schedutil passes a resolved frequency: this finds its entry. */
 	index = cpufreq_table_find_index_l(policy, target_freq, false);
 	WRITE_ONCE(d->cur, policy->freq_table[index].frequency);
-	emu_speed_changed(d->cpus);
+	emu_speed_changed(d->clock);
 	return policy->freq_table[index].frequency;
+}
+
+/*
+ * The frequency @d runs at: the highest one requested on its clock, at
+ * most @d's own top.  A request counts while its CPUs idle, as it does
+ * on a part whose idle cores stay in C1 (deeper C-states of the silicon
+ * give up their request; the board does not model them).
+ */
+static unsigned int emu_clock_khz(const struct emu_domain *d)
+{
+	unsigned int cpu, khz = READ_ONCE(d->cur);
+
+	if (d->clock == d->cpus)
+		return khz;
+	for_each_cpu(cpu, d->clock) {
+		const struct emu_domain *o = per_cpu(emu_domain_of, cpu);
+
+		if (o)
+			khz = max(khz, READ_ONCE(o->cur));
+	}
+	return min(khz, d->table[d->nr_freqs - 1].frequency);
 }
 
 unsigned int emu_cpu_speed(unsigned int cpu)
@@ -302,7 +338,7 @@ unsigned int emu_cpu_speed(unsigned int cpu)
 
 	if (!d)
 		return SCHED_CAPACITY_SCALE;
-	speed = div_u64((u64)arch_scale_cpu_capacity(cpu) * READ_ONCE(d->cur),
+	speed = div_u64((u64)arch_scale_cpu_capacity(cpu) * emu_clock_khz(d),
 			d->table[d->nr_freqs - 1].frequency);
 	return clamp_t(unsigned long, speed, EMU_MIN_SPEED, SCHED_CAPACITY_SCALE);
 }
@@ -432,6 +468,34 @@ static int emu_alloc_domains(unsigned int n)
 	return 0;
 }
 
+/*
+ * One CPULIST @tok of parameter @param into @mask: CPUs that exist and
+ * are not in @seen, the lists before it, which it joins.  @what names a
+ * list in the error of an overlap.
+ */
+static int emu_parse_cpulist(const char *param, const char *what, char *tok,
+			     struct cpumask *mask, struct cpumask *seen)
+{
+	int ret = *tok ? cpulist_parse(tok, mask) : -EINVAL;
+
+	if (ret == -ERANGE ||
+	    (!ret && !cpumask_subset(mask, cpu_possible_mask))) {
+		pr_err("%s: '%s' names a CPU that does not exist (possible: %*pbl)\n",
+		       param, tok, cpumask_pr_args(cpu_possible_mask));
+		return -EINVAL;
+	}
+	if (ret || cpumask_empty(mask)) {
+		pr_err("%s: '%s' is not a CPU list\n", param, tok);
+		return -EINVAL;
+	}
+	if (cpumask_intersects(mask, seen)) {
+		pr_err("%s: '%s' overlaps another %s\n", param, tok, what);
+		return -EINVAL;
+	}
+	cpumask_or(seen, seen, mask);
+	return 0;
+}
+
 static int emu_parse_policies(void)
 {
 	cpumask_var_t seen;
@@ -461,27 +525,10 @@ static int emu_parse_policies(void)
 
 	p = buf;
 	while ((tok = strsep(&p, "/"))) {
-		struct emu_domain *d = &emu_domains[i++];
-
-		ret = *tok ? cpulist_parse(tok, d->cpus) : -EINVAL;
-		if (ret == -ERANGE ||
-		    (!ret && !cpumask_subset(d->cpus, cpu_possible_mask))) {
-			pr_err("policies: '%s' names a CPU that does not exist (possible: %*pbl)\n",
-			       tok, cpumask_pr_args(cpu_possible_mask));
-			ret = -EINVAL;
+		ret = emu_parse_cpulist("policies", "policy", tok,
+					emu_domains[i++].cpus, seen);
+		if (ret)
 			goto out;
-		}
-		if (ret || cpumask_empty(d->cpus)) {
-			pr_err("policies: '%s' is not a CPU list\n", tok);
-			ret = -EINVAL;
-			goto out;
-		}
-		if (cpumask_intersects(d->cpus, seen)) {
-			pr_err("policies: '%s' overlaps another policy\n", tok);
-			ret = -EINVAL;
-			goto out;
-		}
-		cpumask_or(seen, seen, d->cpus);
 	}
 	if (!cpumask_equal(seen, cpu_possible_mask)) {
 		cpumask_andnot(seen, cpu_possible_mask, seen);
@@ -616,6 +663,64 @@ out:
 	return ret;
 }
 
+/*
+ * The clocks of clocks=, once the domains are known: each a union of
+ * whole policies.  A policy in none keeps a clock of its own.
+ */
+static int emu_parse_clocks(void)
+{
+	cpumask_var_t seen;
+	char *buf, *p, *tok;
+	unsigned int i, n;
+	int ret = 0;
+
+	for (i = 0; i < emu_nr_domains; i++)
+		emu_domains[i].clock = emu_domains[i].cpus;
+	if (!clocks || !*clocks)
+		return 0;
+
+	if (!zalloc_cpumask_var(&seen, GFP_KERNEL))
+		return -ENOMEM;
+	buf = kstrdup(clocks, GFP_KERNEL);
+	n = emu_count(clocks, '/');
+	emu_clocks = kcalloc(n, sizeof(*emu_clocks), GFP_KERNEL);
+	if (!buf || !emu_clocks) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	p = buf;
+	while ((tok = strsep(&p, "/"))) {
+		struct cpumask *clk;
+
+		if (!zalloc_cpumask_var(&emu_clocks[emu_nr_clocks], GFP_KERNEL)) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		clk = emu_clocks[emu_nr_clocks++];
+		ret = emu_parse_cpulist("clocks", "clock", tok, clk, seen);
+		if (ret)
+			goto out;
+		for (i = 0; i < emu_nr_domains; i++) {
+			struct emu_domain *d = &emu_domains[i];
+
+			if (!d->table || !cpumask_intersects(d->cpus, clk))
+				continue;
+			if (!cpumask_subset(d->cpus, clk)) {
+				pr_err("clocks: '%s' splits the policy of CPUs %*pbl: a clock holds whole policies\n",
+				       tok, cpumask_pr_args(d->cpus));
+				ret = -EINVAL;
+				goto out;
+			}
+			d->clock = clk;
+		}
+		pr_info("one clock for CPUs %*pbl\n", cpumask_pr_args(clk));
+	}
+out:
+	kfree(buf);
+	free_cpumask_var(seen);
+	return ret;
+}
+
 static void emu_free_domains(void)
 {
 	unsigned int i, cpu;
@@ -642,6 +747,11 @@ static void emu_free_domains(void)
 	kfree(emu_domains);
 	emu_domains = NULL;
 	emu_nr_domains = 0;
+	for (i = 0; i < emu_nr_clocks; i++)
+		free_cpumask_var(emu_clocks[i]);
+	kfree(emu_clocks);
+	emu_clocks = NULL;
+	emu_nr_clocks = 0;
 }
 
 static int __init emu_cpufreq_module_init(void)
@@ -660,6 +770,8 @@ static int __init emu_cpufreq_module_init(void)
 		ret = emu_domains_from_params();
 	else
 		ret = emu_domains_from_dt();
+	if (!ret)
+		ret = emu_parse_clocks();
 	if (ret)
 		goto err;
 

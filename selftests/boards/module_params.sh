@@ -70,7 +70,7 @@ fi
 ncpus=$(grep -c '^processor' /proc/cpuinfo)
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..13"
 expect_refused "malformed_frequency" "'abc' is not a frequency in kHz" freqs=1600000,abc
 expect_refused "descending_table" "must be strictly ascending" freqs=2000000,1000000
 expect_refused "zero_frequency" "'0' is not a frequency in kHz" freqs=0,1000000
@@ -78,15 +78,23 @@ expect_refused "empty_entry" "'' is not a frequency in kHz" freqs=1000000,,20000
 expect_refused "unknown_cpu" "names a CPU that does not exist" freqs=1000000 policies=0-999
 expect_refused "table_count" "9 tables for" \
 	freqs=1/2/3/4/5/6/7/8/9 policies=0-$((ncpus - 1))
+expect_refused "clock_unknown_cpu" "clocks: '0-999' names a CPU that does not exist" \
+	freqs=1000000 clocks=0-999
 expect_refused "speed_period_range" "speed_period_us=5000 is out of range" \
 	emulate_speed=1 speed_period_us=5000
 if [ "$ncpus" -ge 2 ]; then
 	expect_refused "cpu_in_no_policy" "are in no policy" freqs=1000000 policies=0
 	expect_refused "overlapping_policies" "overlaps another policy" \
 		freqs=1000000 policies=0-1/1-$((ncpus - 1))
+	expect_refused "overlapping_clocks" "overlaps another clock" \
+		freqs=1000000 clocks=0-1/1
+	expect_refused "clock_splits_policy" "'0' splits the policy of CPUs 0-1" \
+		freqs=1000000 policies=0-1/2-$((ncpus - 1)) clocks=0
 else
 	ok "cpu_in_no_policy # SKIP needs 2 CPUs"
 	ok "overlapping_policies # SKIP needs 2 CPUs"
+	ok "overlapping_clocks # SKIP needs 2 CPUs"
+	ok "clock_splits_policy # SKIP needs 2 CPUs"
 fi
 
 # shellcheck disable=SC2086
