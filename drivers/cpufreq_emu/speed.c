@@ -5,10 +5,11 @@
  * Under QEMU every vCPU computes as fast as the host lets it, whatever
  * frequency the driver reports.  With speed emulation, a CPU that runs
  * anything but its idle task loses the fraction 1 - speed of its time,
- * where speed is capacity_orig / 1024 * cur / max of its policy
- * (emu_cpu_speed()): a per-CPU hrtimer expires after speed * period and
- * queues a hard irq_work on its CPU, which spins in hard-IRQ context for
- * the rest of the period, and longer when the interrupt came late.
+ * where speed is capacity_orig / 1024 * cur / max of its policy, cur
+ * being the frequency of its clock (emu_cpu_speed()): a per-CPU hrtimer
+ * expires after speed * period and queues a hard irq_work on its CPU,
+ * which spins in hard-IRQ context for the rest of the period, and longer
+ * when the interrupt came late.
  *
  * The spin is taken in pieces of at most EMU_SPIN_PIECE_NS: each piece
  * queues the irq_work again, and the interrupts that came meanwhile run

@@ -3,7 +3,9 @@
 # QEMU's pc machine with SandyBridge CPUs (default 4).  QEMU has no P-states,
 # so cpufreq_emu provides them: one policy per CPU, each with the P-state
 # table of a Sandy Bridge desktop part, 1600..3400 MHz in 100 MHz steps,
-# and, with emulate_speed, a CPU speed that follows the P-state.
+# and, with emulate_speed, a CPU speed that follows the P-state.  The cores
+# of the package share one clock, which runs at the highest P-state any of
+# them requests (clocks=).
 # shellcheck shell=sh
 # Set by scripts/vm: cpus, kout, emulate_speed; read by it: board_arch.
 # shellcheck disable=SC2034,SC2154
@@ -32,5 +34,5 @@ sandybridge_freqs() {
 }
 
 board_modparams() {
-	echo "cpufreq_emu emulate_speed=$emulate_speed freqs=$(sandybridge_freqs)"
+	echo "cpufreq_emu emulate_speed=$emulate_speed freqs=$(sandybridge_freqs) clocks=0-$((cpus - 1))"
 }
