@@ -925,10 +925,22 @@ TEST_F_TIMEOUT(speed, lowest_opp_short_tasks, 120)
  * count in the round trips: 750, 64 and 832 us at the 90th percentile
  * at 1.6 GHz, against 21 to 24 us at full speed, in that board's first
  * run (Documentation/data/package-clock-20261207/).
+ *
+ * A host that stops the target's vCPU keeps its IPIs waiting too, and
+ * the driver sees it: its timer's interrupts come later than a share
+ * (overdue_ns of its view).  On 2026-12-07, on a host whose cores slowed
+ * threefold within minutes, six takes on the hikey960 board had 40.5,
+ * 22.8, 15.5, 11.0, 12.6 and 6.3% of the time at the lowest OPP overdue,
+ * and 90th percentiles of 4343, 195, 72, 60, 55 and 65 us
+ * (Documentation/data/ipi-overdue-20261207/).  A take with more than
+ * IPI_OVERDUE_MAX of it overdue measures the host: it is taken again,
+ * up to twice IPI_TAKES takes in all, and with fewer than IPI_TAKES
+ * kept the test skips, saying so.
  */
 #define IPI_VIEW		"/sys/kernel/debug/ipi_roundtrip"
 #define IPI_SAMPLES		2000
 #define IPI_P90_EXCESS_NS	100000.0
+#define IPI_OVERDUE_MAX		0.20
 #define IPI_TAKES		3
 
 struct ipi_times {
@@ -988,7 +1000,9 @@ TEST_F_TIMEOUT(speed, ipi_answered_at_lowest_opp, 120)
 	const struct cpu_info *target = &self->cpus[0], *from = NULL, *ref = NULL;
 	double full_p90[IPI_TAKES], low_p90[IPI_TAKES], full_med, low_med;
 	struct ipi_times full, low;
-	int i;
+	struct emu_view v0, v1;
+	double t0, overdue;
+	int i, taken;
 
 	if (!self->emulated)
 		SKIP(return, "emulate_speed is off: nothing slows the CPUs");
@@ -1034,24 +1048,35 @@ TEST_F_TIMEOUT(speed, ipi_answered_at_lowest_opp, 120)
 	 * busy CPU at a time besides the sender: a third busy vCPU on a
 	 * 2-core host stretched every round trip to milliseconds.
 	 */
-	for (i = 0; i < IPI_TAKES; i++) {
+	for (i = 0, taken = 0; i < IPI_TAKES && taken < 2 * IPI_TAKES; taken++) {
 		/* Where the target is the reference, this raises it again. */
 		ASSERT_EQ(0, policy_hold(ref, ref->max_freq));
 		ASSERT_EQ(0, ipi_busy_measure(self, from, ref, &full));
 		ASSERT_EQ(0, policy_hold(target, target->freqs[0]));
 		/* Nothing else on the target's clock may raise it. */
 		ASSERT_EQ(0, clock_mates_cap(self, target, true));
+		ASSERT_EQ(0, emu_view_read(target->cpu, &v0));
+		t0 = now_s();
 		ASSERT_EQ(0, ipi_busy_measure(self, from, target, &low));
+		overdue = now_s() - t0;
+		ASSERT_EQ(0, emu_view_read(target->cpu, &v1));
+		overdue = (v1.overdue_s - v0.overdue_s) / overdue;
 		ASSERT_EQ((long)target->freqs[0],
 			  cpu_read_ul(target->cpu, "cpufreq/scaling_cur_freq"));
-		TH_LOG("IPIs from cpu%d, %d round trips each: busy cpu%d at full speed: p50 %llu ns, p90 %llu ns, p99 %llu ns; busy cpu%d at %lu kHz (speed %lu/1024): p50 %llu ns, p90 %llu ns, p99 %llu ns",
+		TH_LOG("IPIs from cpu%d, %d round trips each: busy cpu%d at full speed: p50 %llu ns, p90 %llu ns, p99 %llu ns; busy cpu%d at %lu kHz (speed %lu/1024): p50 %llu ns, p90 %llu ns, p99 %llu ns, %.1f%% of the time overdue%s",
 		       from->cpu, IPI_SAMPLES, ref->cpu, full.p50_ns,
 		       full.p90_ns, full.p99_ns, target->cpu,
 		       target->freqs[0], expected_speed(target, target->freqs[0]),
-		       low.p50_ns, low.p90_ns, low.p99_ns);
+		       low.p50_ns, low.p90_ns, low.p99_ns, 100 * overdue,
+		       overdue > IPI_OVERDUE_MAX ? ": the host's, taken again" : "");
+		if (overdue > IPI_OVERDUE_MAX)
+			continue;
 		full_p90[i] = full.p90_ns;
-		low_p90[i] = low.p90_ns;
+		low_p90[i++] = low.p90_ns;
 	}
+	if (i < IPI_TAKES)
+		SKIP(return, "the host stopped the target for more than %.0f%% of the time in %d of %d takes: IPIs cannot be timed here",
+		     100 * IPI_OVERDUE_MAX, taken - i, taken);
 	full_med = median(full_p90, IPI_TAKES);
 	low_med = median(low_p90, IPI_TAKES);
 	TH_LOG("median 90th percentiles: %.0f ns at full speed, %.0f ns at the lowest OPP (at most %.0f ns more wanted)",
